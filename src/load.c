@@ -1,0 +1,981 @@
+#include "config.h"
+
+#include "load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "trace.h"
+#include "units.h"
+#include "xalloc.h"
+
+#define READ_CHUNK (1u << 20)
+#define PROGRESS_EVERY (8u << 20)
+
+struct reader {
+	gzFile gz;
+	const char *path;
+	char *buf;
+	size_t len, pos;        /* buf[pos..len) is unread */
+	uint64_t base;          /* offset of buf[0] in the (decompressed) stream */
+	uint64_t lines;         /* newlines before buf[counted] */
+	size_t counted;
+	int eof;
+	int corrupt;            /* zlib reported corrupt data */
+	char zmsg[160];
+	uint64_t file_size;
+	uint64_t next_progress;
+	const struct load_opts *opts;
+	struct load_error *err;
+	struct trace *t;
+	json_tokener *tok;
+	uint64_t last_good;     /* offset just past the last complete item */
+	uint64_t phased;        /* array entries that looked like events */
+	int events_seen;        /* the event array was reached */
+};
+
+enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1 };
+
+static uint64_t
+rd_offset(const struct reader *rd)
+{
+	return rd->base + rd->pos;
+}
+
+/* Returns the 1-based line of buffer position pos (>= rd->counted). */
+static uint64_t
+rd_line_at(struct reader *rd, size_t pos)
+{
+	const char *p = rd->buf + rd->counted, *end = rd->buf + pos;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		rd->lines++;
+		p++;
+	}
+	rd->counted = pos;
+	return rd->lines + 1;
+}
+
+static void
+set_error(struct reader *rd, size_t pos, const char *fmt, ...)
+{
+	char what[600];
+	va_list ap;
+	uint64_t off = rd->base + pos, line = rd_line_at(rd, pos);
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	snprintf(rd->err->msg, sizeof rd->err->msg, "%s: byte %llu (line %llu): %s",
+	    rd->path, (unsigned long long)off, (unsigned long long)line, what);
+}
+
+/* Reads the next chunk once the buffer is used up.  Returns 0 at the end. */
+static int
+rd_refill(struct reader *rd)
+{
+	int n, zerr;
+
+	if (rd->eof)
+		return 0;
+	rd_line_at(rd, rd->len);
+	rd->base += rd->len;
+	rd->len = rd->pos = rd->counted = 0;
+	n = gzread(rd->gz, rd->buf, READ_CHUNK);
+	if (n < 0) {
+		const char *msg = gzerror(rd->gz, &zerr);
+
+		if (zerr != Z_BUF_ERROR) {      /* Z_BUF_ERROR: cut short, i.e. truncated */
+			rd->corrupt = 1;
+			snprintf(rd->zmsg, sizeof rd->zmsg, "%s at compressed byte %lld",
+			    msg, (long long)gzoffset(rd->gz));
+		}
+		n = 0;
+	}
+	if (n == 0) {
+		rd->eof = 1;
+		return 0;
+	}
+	rd->len = (size_t)n;
+	if (rd->opts != NULL && rd->opts->progress != NULL &&
+	    rd->base + rd->len >= rd->next_progress) {
+		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
+		rd->opts->progress((uint64_t)gzoffset(rd->gz), rd->file_size,
+		    rd->opts->progress_ctx);
+	}
+	return 1;
+}
+
+/* Skips white space; returns the next byte (not consumed) or -1 at the end. */
+static int
+rd_peek(struct reader *rd)
+{
+	for (;;) {
+		while (rd->pos < rd->len) {
+			char c = rd->buf[rd->pos];
+
+			if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+				return (unsigned char)c;
+			rd->pos++;
+		}
+		if (!rd_refill(rd))
+			return -1;
+	}
+}
+
+/*
+ * Parses one JSON value at the read position.  RD_OK: *out is the value (NULL
+ * for null), consumed.  RD_EOF: the input ended inside it.  RD_ERR: invalid
+ * JSON, message set.
+ */
+static int
+rd_value(struct reader *rd, json_object **out)
+{
+	json_tokener_reset(rd->tok);
+	for (;;) {
+		size_t avail = rd->len - rd->pos;
+		enum json_tokener_error jerr;
+		json_object *o;
+
+		if (avail == 0) {
+			if (!rd_refill(rd))
+				return RD_EOF;
+			continue;
+		}
+		o = json_tokener_parse_ex(rd->tok, rd->buf + rd->pos, (int)avail);
+		jerr = json_tokener_get_error(rd->tok);
+		if (jerr == json_tokener_success) {
+			rd->pos += json_tokener_get_parse_end(rd->tok);
+			*out = o;
+			return RD_OK;
+		}
+		if (jerr == json_tokener_continue) {
+			rd->pos = rd->len;
+			continue;
+		}
+		set_error(rd, rd->pos + json_tokener_get_parse_end(rd->tok),
+		    "invalid JSON: %s", json_tokener_error_desc(jerr));
+		return RD_ERR;
+	}
+}
+
+/* Reads to the end, returning how many bytes were left. */
+static uint64_t
+rd_drain(struct reader *rd)
+{
+	uint64_t from = rd_offset(rd);
+
+	rd->pos = rd->len;
+	while (rd_refill(rd))
+		rd->pos = rd->len;
+	return rd->base + rd->len - from;
+}
+
+/* ---- reading fields ------------------------------------------------- */
+
+static const char *
+get_str(json_object *obj, const char *key, size_t *len)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	*len = (size_t)json_object_get_string_len(v);
+	return json_object_get_string(v);
+}
+
+/* An integer argument: 1 found, 0 absent, -1 beyond int64. */
+static int
+get_int(struct trace *t, json_object *obj, const char *key, int64_t *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return 0;
+	switch (json_object_get_type(v)) {
+	case json_type_int:
+		if (json_object_get_int64(v) == INT64_MAX &&
+		    json_object_get_uint64(v) > (uint64_t)INT64_MAX)
+			return -1;      /* counted once by take_args() */
+		*out = json_object_get_int64(v);
+		return 1;
+	case json_type_double: {
+		double d = json_object_get_double(v);
+
+		if (!(d > -9.2e18 && d < 9.2e18))
+			return 0;
+		*out = (int64_t)d;
+		return 1;
+	}
+	case json_type_string: {
+		const char *s = json_object_get_string(v);
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (end == s || *end != '\0')
+			return 0;
+		if (errno == ERANGE) {
+			t->warn.int_overflow++;
+			return -1;
+		}
+		*out = n;
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int
+get_double(json_object *obj, const char *key, double *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double))
+		return 0;
+	*out = json_object_get_double(v);
+	return 1;
+}
+
+/*
+ * A time field in microseconds, to ns.  Returns 1 found, 0 absent, -1 not a
+ * number, -2 beyond int64 ns.  Counting is the caller's.
+ */
+static int
+get_time(json_object *obj, const char *key, int64_t *ns)
+{
+	json_object *v;
+	const char *text;
+	int r;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return 0;
+	switch (json_object_get_type(v)) {
+	case json_type_int: {
+		int64_t us = json_object_get_int64(v);
+
+		if ((us == INT64_MAX && json_object_get_uint64(v) > (uint64_t)INT64_MAX) ||
+		    us > INT64_MAX / 1000 || us < INT64_MIN / 1000)
+			return -2;
+		*ns = us * 1000;
+		return 1;
+	}
+	case json_type_double:
+	case json_type_string:
+		text = json_object_get_string(v);
+		r = units_us_to_ns(text, strlen(text), ns);
+		return r == UNITS_OK ? 1 : r == UNITS_RANGE ? -2 : -1;
+	default:
+		return -1;
+	}
+}
+
+/* Counts a failed time field: -1 unparseable, -2 out of range. */
+static void
+count_bad_time(struct trace *t, int r)
+{
+	if (r == -2)
+		t->warn.int_overflow++;
+	else
+		t->warn.bad_timestamp++;
+}
+
+/* A pid or tid: numbers (also digit strings) are numeric, others text. */
+static const char *
+get_id(json_object *obj, const char *key, int64_t *id)
+{
+	json_object *v;
+
+	*id = 0;
+	if (!json_object_object_get_ex(obj, key, &v))
+		return NULL;
+	if (json_object_is_type(v, json_type_int)) {
+		*id = json_object_get_int64(v);
+		return NULL;
+	}
+	if (json_object_is_type(v, json_type_double)) {
+		*id = (int64_t)json_object_get_double(v);
+		return NULL;
+	}
+	if (json_object_is_type(v, json_type_string)) {
+		const char *s = json_object_get_string(v);
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (*s != '\0' && *end == '\0' && errno == 0 &&
+		    (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) {
+			*id = n;
+			return NULL;
+		}
+		return s;
+	}
+	return NULL;
+}
+
+static int
+has_control(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20)
+			return 1;
+	return 0;
+}
+
+static uint32_t
+intern_arg(struct trace *t, json_object *args, const char *key)
+{
+	size_t len;
+	const char *s = get_str(args, key, &len);
+
+	return s ? strtab_intern(&t->strs, s, len) : 0;
+}
+
+/* Keeps what the analysis needs from args; returns its index or EV_NONE. */
+static uint32_t
+take_args(struct trace *t, json_object *args, int is_memory)
+{
+	struct event_args a;
+	struct comm_args c;
+	int64_t n;
+	int any = 0;
+
+	if (args == NULL || !json_object_is_type(args, json_type_object))
+		return EV_NONE;
+	/* json-c saturates integers beyond int64; count them where they are. */
+	json_object_object_foreach(args, key, val) {
+		(void)key;
+		if (json_object_is_type(val, json_type_int) &&
+		    json_object_get_int64(val) == INT64_MAX &&
+		    json_object_get_uint64(val) > (uint64_t)INT64_MAX)
+			t->warn.int_overflow++;
+	}
+	memset(&a, 0, sizeof a);
+	a.correlation = a.external_id = ID_NONE;
+	a.flops = -1;
+	a.device = a.stream = -1;
+	a.comm = EV_NONE;
+	if (get_int(t, args, "correlation", &n) > 0)
+		a.correlation = n, any = 1;
+	if (get_int(t, args, "External id", &n) > 0 ||
+	    get_int(t, args, "external id", &n) > 0)
+		a.external_id = n, any = 1;
+	if (get_int(t, args, "device", &n) > 0 && n >= 0 && n <= INT32_MAX)
+		a.device = (int32_t)n, any = 1;
+	if (get_int(t, args, "stream", &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
+		a.stream = (int32_t)n, any = 1;
+	if (get_double(args, "flops", &a.flops))
+		any = 1;
+	if (is_memory && get_double(args, "Total Allocated", &a.value))
+		any = 1;
+
+	memset(&c, 0, sizeof c);
+	c.collective = intern_arg(t, args, "Collective name");
+	if (c.collective != 0) {
+		c.pg_name = intern_arg(t, args, "Process Group Name");
+		c.dtype = intern_arg(t, args, "dtype");
+		c.group_size = get_int(t, args, "Group size", &n) > 0 ? (int32_t)n : -1;
+		c.in_nelems = get_int(t, args, "In msg nelems", &n) > 0 ? n : -1;
+		c.out_nelems = get_int(t, args, "Out msg nelems", &n) > 0 ? n : -1;
+		if (get_int(t, args, "Seq", &n) > 0 || get_int(t, args, "seq", &n) > 0)
+			c.seq = n;
+		else
+			c.seq = -1;
+		a.comm = trace_add_comm(t, &c);
+		any = 1;
+	}
+	return any ? trace_add_args(t, &a) : EV_NONE;
+}
+
+static uint64_t
+hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static void
+take_counter(struct trace *t, json_object *obj, const char *name,
+    int64_t pid, const char *pid_text, int64_t ts, uint16_t cat)
+{
+	json_object *args;
+	int nkeys;
+	char label[512];
+
+	if (!json_object_object_get_ex(obj, "args", &args) ||
+	    !json_object_is_type(args, json_type_object)) {
+		t->warn.missing_fields++;
+		return;
+	}
+	nkeys = json_object_object_length(args);
+	json_object_object_foreach(args, key, val) {
+		struct event ev;
+		struct event_args a;
+		uint32_t tr;
+
+		if (!json_object_is_type(val, json_type_int) &&
+		    !json_object_is_type(val, json_type_double))
+			continue;
+		if (nkeys > 1)
+			snprintf(label, sizeof label, "%s %s", name, key);
+		else
+			snprintf(label, sizeof label, "%s", *name ? name : key);
+		tr = trace_track(t, pid, pid_text, 0, label);
+		t->tracks[tr].kind = TRACK_COUNTER;
+		memset(&a, 0, sizeof a);
+		a.correlation = a.external_id = ID_NONE;
+		a.flops = -1;
+		a.device = a.stream = -1;
+		a.comm = EV_NONE;
+		a.value = json_object_get_double(val);
+		memset(&ev, 0, sizeof ev);
+		ev.ts_ns = ts;
+		ev.name = strtab_intern(&t->strs, label, strlen(label));
+		ev.track = tr;
+		ev.cat = cat;
+		ev.ph = 'C';
+		ev.flags = EVF_COUNTER;
+		ev.link = EV_NONE;
+		ev.args = trace_add_args(t, &a);
+		if (trace_add_event(t, &ev) == EV_NONE)
+			t->warn.too_many_events++;
+	}
+}
+
+static void
+take_metadata(struct trace *t, json_object *obj, const char *name)
+{
+	json_object *args;
+	int64_t pid, tid = INT64_MIN, n = 0;
+	const char *pid_text = get_id(obj, "pid", &pid), *tid_text = NULL;
+	const char *s = NULL;
+	size_t len;
+
+	if (json_object_object_get_ex(obj, "tid", &args))
+		tid_text = get_id(obj, "tid", &tid);
+	if (!json_object_object_get_ex(obj, "args", &args) ||
+	    !json_object_is_type(args, json_type_object))
+		return;
+	if (strcmp(name, "process_name") == 0 || strcmp(name, "thread_name") == 0)
+		s = get_str(args, "name", &len);
+	else if (strcmp(name, "process_sort_index") == 0 ||
+	    strcmp(name, "thread_sort_index") == 0) {
+		if (get_int(t, args, "sort_index", &n) <= 0)
+			return;
+	} else
+		return;
+	if (strncmp(name, "process", 7) == 0 && s == NULL && n == 0 &&
+	    strcmp(name, "process_name") == 0)
+		return;
+	if (strcmp(name, "thread_name") == 0 && s == NULL)
+		return;
+	trace_metadata(t, name, pid, pid_text, tid, tid_text, s, n);
+}
+
+static void
+take_flow(struct trace *t, json_object *obj, int ph, int64_t pid,
+    const char *pid_text, int64_t ts, uint16_t cat)
+{
+	struct flow f;
+	json_object *v;
+	int64_t tid;
+	const char *tid_text = get_id(obj, "tid", &tid);
+	size_t len;
+	const char *bp = get_str(obj, "bp", &len);
+
+	memset(&f, 0, sizeof f);
+	if (json_object_object_get_ex(obj, "id", &v)) {
+		if (json_object_is_type(v, json_type_int))
+			f.id = json_object_get_int64(v);
+		else
+			f.id = (int64_t)hash_text(json_object_get_string(v));
+	} else if (json_object_object_get_ex(obj, "id2", &v)) {
+		f.id = (int64_t)hash_text(json_object_to_json_string(v));
+	} else {
+		t->warn.missing_fields++;
+		return;
+	}
+	f.ts_ns = ts;
+	f.track = trace_track(t, pid, pid_text, tid, tid_text);
+	f.cat = cat;
+	f.ph = (uint8_t)ph;
+	f.enclosing = bp != NULL && strcmp(bp, "e") == 0;
+	f.event = EV_NONE;
+	trace_add_flow(t, &f);
+}
+
+/*
+ * Turns one element of the event array into the model.  Returns 1 if it was
+ * an object with a "ph" phase, i.e. looked like a trace event.
+ */
+static int
+take_event(struct trace *t, json_object *obj)
+{
+	const char *ph_s, *name, *cat_s, *pid_text, *tid_text;
+	size_t ph_len, name_len = 0, cat_len = 0;
+	int64_t pid, tid, ts, dur = 0;
+	int r, ph;
+	uint16_t cat;
+	enum cat_kind kind;
+	struct event ev;
+	json_object *args = NULL;
+
+	if (obj == NULL || !json_object_is_type(obj, json_type_object)) {
+		t->warn.non_object_events++;
+		return 0;
+	}
+	t->objects++;
+	ph_s = get_str(obj, "ph", &ph_len);
+	if (ph_s == NULL || ph_len != 1) {
+		if (ph_s == NULL)
+			t->warn.missing_fields++;
+		else
+			t->warn.unknown_phase++;
+		return ph_s != NULL;
+	}
+	ph = ph_s[0];
+	name = get_str(obj, "name", &name_len);
+	if (name == NULL)
+		name = "";
+	if (ph == 'M') {
+		take_metadata(t, obj, name);
+		return 1;
+	}
+	if (ph != 'X' && ph != 'B' && ph != 'E' && ph != 'i' && ph != 'I' &&
+	    ph != 'C' && ph != 's' && ph != 't' && ph != 'f') {
+		t->warn.unknown_phase++;
+		return 1;
+	}
+	r = get_time(obj, "ts", &ts);
+	if (r <= 0) {
+		if (r == 0)
+			t->warn.missing_fields++;
+		else
+			count_bad_time(t, r);
+		return 1;
+	}
+	cat_s = get_str(obj, "cat", &cat_len);
+	if (cat_s == NULL)
+		cat_s = "";
+	cat = trace_category(t, cat_s, cat_len);
+	kind = t->cat_kinds[cat];
+	if (kind == CAT_OTHER && cat_len > 0)
+		t->warn.unknown_category++;
+	if (has_control(name, name_len) || has_control(cat_s, cat_len))
+		t->warn.control_chars++;
+	pid_text = get_id(obj, "pid", &pid);
+
+	if (ph == 'C') {
+		take_counter(t, obj, name, pid, pid_text, ts, cat);
+		return 1;
+	}
+	if (ph == 's' || ph == 't' || ph == 'f') {
+		take_flow(t, obj, ph, pid, pid_text, ts, cat);
+		return 1;
+	}
+	tid_text = get_id(obj, "tid", &tid);
+	memset(&ev, 0, sizeof ev);
+	ev.ts_ns = ts;
+	ev.track = trace_track(t, pid, pid_text, tid, tid_text);
+	if (ph == 'E') {
+		trace_end(t, ev.track, ts);
+		return 1;
+	}
+	if (ph == 'X') {
+		r = get_time(obj, "dur", &dur);
+		if (r < 0) {
+			count_bad_time(t, r);
+			dur = 0;
+		} else if (r == 0) {
+			t->warn.missing_fields++;
+		}
+		if (dur < 0) {
+			t->warn.negative_dur++;
+			dur = 0;
+		}
+		if (ts > INT64_MAX - dur) {
+			t->warn.int_overflow++;
+			dur = 0;
+		}
+	}
+	ev.dur_ns = dur;
+	ev.name = strtab_intern(&t->strs, name, name_len);
+	ev.cat = cat;
+	ev.link = EV_NONE;
+	ev.ph = ph == 'X' || ph == 'B' ? 'X' : 'i';
+	if (ph == 'i' || ph == 'I')
+		ev.flags |= EVF_INSTANT;
+	if (ph == 'X') {
+		ev.cls = (uint8_t)trace_classify(kind, name);
+		if (ev.cls != CLASS_NONE)
+			ev.flags |= EVF_ACTIVITY;
+	}
+	if (kind == CAT_GPU_ANNOTATION)
+		ev.flags |= EVF_ANNOTATION;
+	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
+		ev.flags |= EVF_SYNC;
+	json_object_object_get_ex(obj, "args", &args);
+	ev.args = take_args(t, args, (ev.flags & EVF_INSTANT) &&
+	    strcmp(name, "[memory]") == 0);
+	if (ph == 'B') {
+		trace_begin(t, &ev);
+		return 1;
+	}
+	if (trace_add_event(t, &ev) == EV_NONE)
+		t->warn.too_many_events++;
+	return 1;
+}
+
+/* ---- the header ------------------------------------------------------ */
+
+static void
+take_devices(struct trace *t, json_object *arr)
+{
+	size_t n;
+
+	if (!json_object_is_type(arr, json_type_array))
+		return;
+	n = json_object_array_length(arr);
+	for (size_t i = 0; i < n; i++) {
+		json_object *d = json_object_array_get_idx(arr, i);
+		struct device_prop p;
+		int64_t v;
+
+		if (d == NULL || !json_object_is_type(d, json_type_object))
+			continue;
+		memset(&p, 0, sizeof p);
+		p.id = get_int(t, d, "id", &v) > 0 ? v : (int64_t)i;
+		p.name = intern_arg(t, d, "name");
+		p.compute_major = get_int(t, d, "computeMajor", &v) > 0 ? (int32_t)v : -1;
+		p.compute_minor = get_int(t, d, "computeMinor", &v) > 0 ? (int32_t)v : -1;
+		p.num_sms = get_int(t, d, "numSms", &v) > 0 ? (int32_t)v : -1;
+		p.total_mem = get_int(t, d, "totalGlobalMem", &v) > 0 ? v : -1;
+		xgrow(&t->devices, &t->devices_cap, t->ndevices + 1, sizeof *t->devices);
+		t->devices[t->ndevices++] = p;
+	}
+}
+
+static void
+take_header(struct trace *t, const char *key, json_object *v)
+{
+	int64_t n;
+
+	if (v == NULL)
+		return;
+	if (strcmp(key, "deviceProperties") == 0) {
+		take_devices(t, v);
+	} else if (strcmp(key, "distributedInfo") == 0 &&
+	    json_object_is_type(v, json_type_object)) {
+		t->has_distributed = 1;
+		if (get_int(t, v, "rank", &n) > 0)
+			t->dist_rank = n;
+		if (get_int(t, v, "world_size", &n) > 0)
+			t->world_size = n;
+		t->dist_backend = intern_arg(t, v, "backend");
+	} else if (strcmp(key, "baseTimeNanoseconds") == 0) {
+		if (json_object_is_type(v, json_type_int)) {
+			t->base_time_ns = json_object_get_int64(v);
+			t->has_base_time = 1;
+		}
+	}
+}
+
+/* ---- the document ---------------------------------------------------- */
+
+/*
+ * Stops reading at an error once events were loaded: keeps them, counts the
+ * rest of the file as truncated and remembers the message as a note.
+ */
+static int
+stop_partial(struct reader *rd, const char *why)
+{
+	if (rd->t->objects == 0 && rd->t->warn.non_object_events == 0)
+		return -1;
+	rd->t->warn.truncated_bytes += rd->base + rd->pos - rd->last_good +
+	    rd_drain(rd);
+	free(rd->t->stop_reason);
+	rd->t->stop_reason = xstrdup(why);
+	memset(rd->err, 0, sizeof *rd->err);
+	return 0;
+}
+
+static int
+expect_error(struct reader *rd, int c, const char *what)
+{
+	if (c < 0)
+		return RD_EOF;
+	if (c >= 0x20 && c < 0x7f)
+		set_error(rd, rd->pos, "expected %s, found '%c'", what, c);
+	else
+		set_error(rd, rd->pos, "expected %s, found byte 0x%02x", what, c);
+	return RD_ERR;
+}
+
+/* Reads the event array after its '['.  Returns RD_OK, RD_EOF or RD_ERR. */
+static int
+read_events(struct reader *rd)
+{
+	int c = rd_peek(rd);
+
+	rd->events_seen = 1;
+	rd->last_good = rd_offset(rd);
+	if (c == ']') {
+		rd->pos++;
+		rd->last_good = rd_offset(rd);
+		return RD_OK;
+	}
+	for (;;) {
+		json_object *obj = NULL;
+		int r = rd_value(rd, &obj);
+
+		if (r != RD_OK)
+			return r;
+		rd->phased += take_event(rd->t, obj);
+		json_object_put(obj);
+		rd->last_good = rd_offset(rd);
+		c = rd_peek(rd);
+		if (c == ',') {
+			rd->pos++;
+			if (rd_peek(rd) == ']') {       /* tolerate a trailing comma */
+				rd->pos++;
+				rd->last_good = rd_offset(rd);
+				return RD_OK;
+			}
+			continue;
+		}
+		if (c == ']') {
+			rd->pos++;
+			rd->last_good = rd_offset(rd);
+			return RD_OK;
+		}
+		return expect_error(rd, c, "',' or ']' after an event");
+	}
+}
+
+/* Reads the top-level object after its '{'. */
+static int
+read_object(struct reader *rd)
+{
+	for (int first = 1;; first = 0) {
+		json_object *key = NULL, *val = NULL;
+		int c = rd_peek(rd), r;
+		char *k;
+
+		if (c == '}' && first) {
+			rd->pos++;
+			return RD_OK;
+		}
+		if (c != '"')
+			return expect_error(rd, c, "a key string");
+		if ((r = rd_value(rd, &key)) != RD_OK)
+			return r;
+		k = xstrdup(json_object_get_string(key));
+		json_object_put(key);
+		c = rd_peek(rd);
+		if (c != ':') {
+			free(k);
+			return expect_error(rd, c, "':' after a key");
+		}
+		rd->pos++;
+		if (strcmp(k, "traceEvents") == 0) {
+			free(k);
+			c = rd_peek(rd);
+			if (c != '[') {
+				if (c >= 0) {
+					set_error(rd, rd->pos,
+					    "traceEvents is not an array (not a trace)");
+					rd->err->not_trace = 1;
+					return RD_ERR;
+				}
+				return RD_EOF;
+			}
+			rd->pos++;
+			if ((r = read_events(rd)) != RD_OK)
+				return r;
+		} else {
+			r = rd_value(rd, &val);
+			if (r == RD_OK)
+				take_header(rd->t, k, val);
+			json_object_put(val);
+			free(k);
+			if (r != RD_OK)
+				return r;
+		}
+		if (rd->events_seen)
+			rd->last_good = rd_offset(rd);
+		c = rd_peek(rd);
+		if (c == ',') {
+			rd->pos++;
+			continue;
+		}
+		if (c == '}') {
+			rd->pos++;
+			if (rd->events_seen)
+				rd->last_good = rd_offset(rd);
+			return RD_OK;
+		}
+		return expect_error(rd, c, "',' or '}' after a value");
+	}
+}
+
+static int
+read_document(struct reader *rd)
+{
+	int c, r;
+
+	/* A UTF-8 byte order mark. */
+	if (rd_refill(rd) && rd->len >= 3 && memcmp(rd->buf, "\xef\xbb\xbf", 3) == 0)
+		rd->pos = 3;
+	c = rd_peek(rd);
+	if (c < 0) {
+		if (rd->corrupt) {
+			snprintf(rd->err->msg, sizeof rd->err->msg,
+			    "%s: corrupt gzip data: %s", rd->path, rd->zmsg);
+			return -1;
+		}
+		snprintf(rd->err->msg, sizeof rd->err->msg,
+		    "%s: empty file (not a trace)", rd->path);
+		rd->err->not_trace = 1;
+		return -1;
+	}
+	if (c == '[') {
+		rd->pos++;
+		rd->t->legacy_array = 1;
+		r = read_events(rd);
+	} else if (c == '{') {
+		rd->pos++;
+		r = read_object(rd);
+	} else {
+		expect_error(rd, c, "'{' or '[' at the start of a trace");
+		rd->err->not_trace = 1;
+		return -1;
+	}
+
+	if (r == RD_ERR) {
+		if (rd->err->not_trace || stop_partial(rd, rd->err->msg) < 0)
+			return -1;
+		return 0;
+	}
+	if (r == RD_EOF) {
+		if (!rd->events_seen) {
+			if (rd->corrupt)
+				snprintf(rd->err->msg, sizeof rd->err->msg,
+				    "%s: corrupt gzip data before any event: %s",
+				    rd->path, rd->zmsg);
+			else
+				snprintf(rd->err->msg, sizeof rd->err->msg,
+				    "%s: byte %llu: file ends before any event (truncated)",
+				    rd->path, (unsigned long long)rd_offset(rd));
+			return -1;
+		}
+		rd->t->warn.truncated_bytes += rd_offset(rd) - rd->last_good;
+		if (rd->corrupt)
+			rd->t->warn.corrupt_gzip++;
+		return 0;
+	}
+	if (!rd->events_seen) {
+		set_error(rd, rd->pos, "no traceEvents array (not a trace)");
+		rd->err->not_trace = 1;
+		return -1;
+	}
+	if (rd->t->legacy_array && rd->phased == 0 &&
+	    rd->t->objects + rd->t->warn.non_object_events > 0) {
+		snprintf(rd->err->msg, sizeof rd->err->msg,
+		    "%s: byte 0 (line 1): an array of %llu entries, none of them a "
+		    "trace event with a \"ph\" phase (not a trace)", rd->path,
+		    (unsigned long long)(rd->t->objects + rd->t->warn.non_object_events));
+		rd->err->not_trace = 1;
+		return -1;
+	}
+	/* Anything but white space after the value is ignored, and counted. */
+	c = rd_peek(rd);
+	if (c >= 0)
+		rd->t->warn.trailing_bytes += rd_drain(rd);
+	if (rd->corrupt)
+		rd->t->warn.corrupt_gzip++;
+	return 0;
+}
+
+int
+load_trace(struct trace *t, const char *path, const struct load_opts *opts,
+    struct load_error *err)
+{
+	struct reader rd;
+	struct stat st;
+	int fd, rc;
+
+	memset(err, 0, sizeof *err);
+	memset(&rd, 0, sizeof rd);
+	if (strcmp(path, "-") == 0) {
+		fd = dup(STDIN_FILENO);
+	} else {
+		fd = open(path, O_RDONLY);
+	}
+	if (fd < 0) {
+		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err->msg, sizeof err->msg, "%s: is a directory", path);
+			close(fd);
+			return -1;
+		}
+		if (S_ISREG(st.st_mode))
+			rd.file_size = (uint64_t)st.st_size;
+	}
+	rd.gz = gzdopen(fd, "rb");
+	if (rd.gz == NULL) {
+		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	gzbuffer(rd.gz, 256 * 1024);
+	trace_init(t, path);
+	rd.path = path;
+	rd.buf = xmalloc(READ_CHUNK);
+	rd.opts = opts;
+	rd.err = err;
+	rd.t = t;
+	rd.tok = json_tokener_new_ex(64);
+	if (rd.tok == NULL) {
+		fprintf(stderr, "gantty: out of memory\n");
+		abort();
+	}
+	json_tokener_set_flags(rd.tok, 0);
+
+	rc = read_document(&rd);
+
+	json_tokener_free(rd.tok);
+	free(rd.buf);
+	gzclose(rd.gz);
+	if (rc < 0) {
+		trace_free(t);
+		return -1;
+	}
+	if (opts != NULL && opts->progress != NULL)
+		opts->progress(rd.file_size, rd.file_size, opts->progress_ctx);
+	trace_finalize(t);
+	return 0;
+}

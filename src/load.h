@@ -1,0 +1,49 @@
+/*
+ * load — reads one Kineto trace file into a struct trace.
+ *
+ * The only module that knows JSON (json-c) and compression (zlib).  The file
+ * is streamed: a read buffer feeds one json_tokener that parses one event at
+ * a time, so memory stays near the buffer size plus the model, whatever the
+ * file size.  gzip is recognised by its magic bytes (zlib reads plain files
+ * transparently); "-" reads standard input.
+ *
+ * Accepted: the object form ({"traceEvents": [...], "deviceProperties": ...})
+ * and the legacy bare array of events; phases X, B/E, i/I, C, s/t/f and M.
+ * Timestamps become int64 ns from the number's text (see units.h).
+ *
+ * Messy input loads with counted warnings (trace->warn); a file cut short
+ * keeps every complete event and counts the ignored bytes.  Input that is
+ * not a trace fails with a message naming the file, the byte offset (of the
+ * decompressed data) and the line.
+ */
+#ifndef GANTTY_LOAD_H
+#define GANTTY_LOAD_H
+
+#include <stdint.h>
+
+struct trace;
+
+struct load_opts {
+	/*
+	 * Called now and then with the bytes of the file read so far (compressed
+	 * bytes for gzip) and the file size (0 when unknown, e.g. a pipe).  May
+	 * be NULL.
+	 */
+	void (*progress)(uint64_t done, uint64_t total, void *ctx);
+	void *progress_ctx;
+};
+
+struct load_error {
+	char msg[1024];         /* "FILE: byte N (line L): what went wrong" */
+	int not_trace;          /* well-formed JSON with no event array */
+};
+
+/*
+ * Loads path into t, which it initialises (trace_init) and finalises
+ * (trace_finalize).  Returns 0 on success; on failure returns -1, fills err
+ * and leaves t freed (trace_free).  opts may be NULL.
+ */
+int load_trace(struct trace *t, const char *path, const struct load_opts *opts,
+    struct load_error *err);
+
+#endif

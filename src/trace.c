@@ -1,0 +1,643 @@
+#include "config.h"
+
+#include "trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "link.h"
+#include "track.h"
+#include "xalloc.h"
+
+/* (pid, tid) -> track: open addressing over track indices. */
+struct track_map {
+	uint32_t *slots;        /* track index + 1; 0 = empty */
+	size_t nslots;
+};
+
+/* Open B events per track, a stack each. */
+struct pending {
+	struct event *ev;
+	size_t n, cap;
+};
+
+struct pendings {
+	struct pending *per_track;
+	size_t ntracks;
+};
+
+/* Metadata records, applied in trace_finalize() once all tracks exist. */
+struct meta {
+	uint32_t kind;          /* strtab id of the metadata name */
+	int64_t pid, tid;
+	uint32_t pid_str, tid_str;
+	int has_tid;
+	uint32_t str_value;
+	int64_t int_value;
+};
+
+struct metas {
+	struct meta *v;
+	size_t n, cap;
+};
+
+/* What trace_init() hangs on t->pending. */
+struct private {
+	struct pendings pend;
+	struct metas metas;
+};
+
+void
+trace_init(struct trace *t, const char *path)
+{
+	memset(t, 0, sizeof *t);
+	t->path = xstrdup(path);
+	t->rank = -1;
+	t->rank_source = "position";
+	t->world_size = -1;
+	t->dist_rank = -1;
+	strtab_init(&t->strs);
+	t->track_map = xcalloc(1, sizeof(struct track_map));
+	t->pending = xcalloc(1, sizeof(struct private));
+}
+
+static void
+free_private(struct trace *t)
+{
+	struct private *p = t->pending;
+	struct track_map *m = t->track_map;
+
+	if (p != NULL) {
+		for (size_t i = 0; i < p->pend.ntracks; i++)
+			free(p->pend.per_track[i].ev);
+		free(p->pend.per_track);
+		free(p->metas.v);
+		free(p);
+		t->pending = NULL;
+	}
+	if (m != NULL) {
+		free(m->slots);
+		free(m);
+		t->track_map = NULL;
+	}
+}
+
+void
+trace_free(struct trace *t)
+{
+	if (t == NULL)
+		return;
+	for (size_t i = 0; i < t->ntracks; i++)
+		track_free(&t->tracks[i]);
+	free_private(t);
+	free(t->path);
+	free(t->stop_reason);
+	free(t->events);
+	free(t->args);
+	free(t->comms);
+	free(t->flows);
+	free(t->tracks);
+	free(t->cats);
+	free(t->cat_kinds);
+	free(t->devices);
+	strtab_free(&t->strs);
+	memset(t, 0, sizeof *t);
+}
+
+static uint64_t
+track_hash(int64_t pid, uint32_t pid_str, int64_t tid, uint32_t tid_str)
+{
+	uint64_t h = (uint64_t)pid * 0x9e3779b97f4a7c15ull;
+
+	h ^= (uint64_t)tid + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+	h ^= ((uint64_t)pid_str << 32 | tid_str) * 0xff51afd7ed558ccdull;
+	return h ^ (h >> 29);
+}
+
+static void
+map_insert(struct track_map *m, const struct track *tracks, uint32_t idx)
+{
+	const struct track *tr = &tracks[idx];
+	size_t i = track_hash(tr->pid, tr->pid_str, tr->tid, tr->tid_str) &
+	    (m->nslots - 1);
+
+	while (m->slots[i] != 0)
+		i = (i + 1) & (m->nslots - 1);
+	m->slots[i] = idx + 1;
+}
+
+static void
+map_rebuild(struct trace *t, size_t nslots)
+{
+	struct track_map *m = t->track_map;
+
+	free(m->slots);
+	m->slots = xcalloc(nslots, sizeof *m->slots);
+	m->nslots = nslots;
+	for (size_t i = 0; i < t->ntracks; i++)
+		map_insert(m, t->tracks, (uint32_t)i);
+}
+
+static uint32_t
+map_find(const struct trace *t, int64_t pid, uint32_t pid_str, int64_t tid,
+    uint32_t tid_str)
+{
+	const struct track_map *m = t->track_map;
+	size_t i;
+
+	if (m->nslots == 0)
+		return EV_NONE;
+	i = track_hash(pid, pid_str, tid, tid_str) & (m->nslots - 1);
+	for (; m->slots[i] != 0; i = (i + 1) & (m->nslots - 1)) {
+		const struct track *tr = &t->tracks[m->slots[i] - 1];
+
+		if (tr->pid == pid && tr->tid == tid && tr->pid_str == pid_str &&
+		    tr->tid_str == tid_str)
+			return m->slots[i] - 1;
+	}
+	return EV_NONE;
+}
+
+static void
+key_of(struct trace *t, int64_t *id, const char *text, uint32_t *str)
+{
+	if (text != NULL) {
+		*str = strtab_intern(&t->strs, text, strlen(text));
+		if (*str == 0)          /* "" is a string id too: keep it distinct */
+			*str = strtab_intern(&t->strs, "\"\"", 2);
+		*id = 0;
+	} else {
+		*str = 0;
+	}
+}
+
+uint32_t
+trace_track(struct trace *t, int64_t pid, const char *pid_text, int64_t tid,
+    const char *tid_text)
+{
+	uint32_t pid_str, tid_str, idx;
+	struct track *tr;
+
+	key_of(t, &pid, pid_text, &pid_str);
+	key_of(t, &tid, tid_text, &tid_str);
+	idx = map_find(t, pid, pid_str, tid, tid_str);
+	if (idx != EV_NONE)
+		return idx;
+
+	idx = (uint32_t)t->ntracks;
+	xgrow(&t->tracks, &t->tracks_cap, t->ntracks + 1, sizeof *t->tracks);
+	tr = &t->tracks[t->ntracks++];
+	memset(tr, 0, sizeof *tr);
+	tr->pid = pid;
+	tr->tid = tid;
+	tr->pid_str = pid_str;
+	tr->tid_str = tid_str;
+	tr->kind = TRACK_CPU;
+	tr->device = -1;
+	tr->sort_index = tid;
+	tr->process_sort_index = pid;
+	if (t->ntracks * 2 > ((struct track_map *)t->track_map)->nslots) {
+		size_t nslots = 64;     /* a power of two, at least 4 per track */
+
+		while (nslots < t->ntracks * 4)
+			nslots *= 2;
+		map_rebuild(t, nslots);
+	}
+	else
+		map_insert(t->track_map, t->tracks, idx);
+	return idx;
+}
+
+enum cat_kind
+trace_cat_kind(const char *cat)
+{
+	static const struct {
+		const char *name;
+		enum cat_kind kind;
+	} table[] = {
+		{ "kernel", CAT_KERNEL },
+		{ "gpu_memcpy", CAT_GPU_MEMCPY },
+		{ "memcpy", CAT_GPU_MEMCPY },
+		{ "gpu_memset", CAT_GPU_MEMSET },
+		{ "memset", CAT_GPU_MEMSET },
+		{ "gpu_user_annotation", CAT_GPU_ANNOTATION },
+		{ "cpu_op", CAT_CPU_OP },
+		{ "operator", CAT_CPU_OP },
+		{ "cuda_runtime", CAT_CUDA_RUNTIME },
+		{ "runtime", CAT_CUDA_RUNTIME },
+		{ "cuda_driver", CAT_CUDA_DRIVER },
+		{ "user_annotation", CAT_USER_ANNOTATION },
+		{ "python_function", CAT_PYTHON_FUNCTION },
+		{ "cpu_instant_event", CAT_CPU_INSTANT },
+		{ "ac2g", CAT_FLOW_AC2G },
+		{ "async_cpu_to_gpu", CAT_FLOW_AC2G },
+		{ "async", CAT_FLOW_AC2G },      /* 2020-era Kineto: "launch" flows */
+		/* seen in real traces, no role in the analysis */
+		{ "trace", CAT_KNOWN_OTHER },
+		{ "fwdbwd", CAT_KNOWN_OTHER },
+		{ "python", CAT_KNOWN_OTHER },
+		{ "overhead", CAT_KNOWN_OTHER },
+		{ "gpu_memory", CAT_KNOWN_OTHER },
+		{ "cuda_sync", CAT_KNOWN_OTHER },
+		{ "cuda_profiler_range", CAT_KNOWN_OTHER },
+		{ "mtia_runtime", CAT_CUDA_RUNTIME },
+		{ "mtia_ccp_events", CAT_KNOWN_OTHER },
+		{ "mtia_insight", CAT_KNOWN_OTHER },
+		{ "privateuse1_runtime", CAT_CUDA_RUNTIME },
+		{ "privateuse1_driver", CAT_CUDA_DRIVER },
+		{ "xpu_runtime", CAT_CUDA_RUNTIME },
+		{ "xpu_driver", CAT_CUDA_DRIVER },
+		{ "kernel_launch", CAT_KNOWN_OTHER },
+		{ "collective_comm", CAT_KNOWN_OTHER },
+		{ "mtia_counters", CAT_KNOWN_OTHER },
+		{ "ipc", CAT_KNOWN_OTHER },
+		{ "flow", CAT_KNOWN_OTHER },
+	};
+
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (strcasecmp(cat, table[i].name) == 0)
+			return table[i].kind;
+	return CAT_OTHER;
+}
+
+uint16_t
+trace_category(struct trace *t, const char *cat, size_t len)
+{
+	uint32_t id = strtab_intern(&t->strs, cat, len);
+
+	for (size_t i = 0; i < t->ncats; i++)
+		if (t->cats[i] == id)
+			return (uint16_t)i;
+	if (t->ncats == UINT16_MAX)      /* absurdly many: fold into the last */
+		return UINT16_MAX - 1;
+	xgrow(&t->cats, &t->cats_cap, t->ncats + 1, sizeof *t->cats);
+	t->cat_kinds = xreallocarray(t->cat_kinds, t->cats_cap,
+	    sizeof *t->cat_kinds);
+	t->cats[t->ncats] = id;
+	t->cat_kinds[t->ncats] = (uint8_t)trace_cat_kind(trace_str(t, id));
+	return (uint16_t)t->ncats++;
+}
+
+static int
+contains_ci(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *s != '\0'; s++)
+		if (strncasecmp(s, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+enum event_class
+trace_classify(enum cat_kind kind, const char *name)
+{
+	switch (kind) {
+	case CAT_KERNEL:
+		if (contains_ci(name, "nccl") || contains_ci(name, "rccl"))
+			return CLASS_COMM;
+		return CLASS_COMPUTE;
+	case CAT_GPU_MEMCPY:
+	case CAT_GPU_MEMSET:
+		return CLASS_MEMORY;
+	default:
+		return CLASS_NONE;
+	}
+}
+
+uint32_t
+trace_add_event(struct trace *t, const struct event *ev)
+{
+	struct track *tr = &t->tracks[ev->track];
+	enum cat_kind kind = t->cat_kinds[ev->cat];
+
+	if (t->nevents >= EV_NONE - 1)
+		return EV_NONE;         /* the index space is full: caller counts it */
+	xgrow(&t->events, &t->events_cap, t->nevents + 1, sizeof *t->events);
+	t->events[t->nevents] = *ev;
+	if (kind == CAT_KERNEL || kind == CAT_GPU_MEMCPY || kind == CAT_GPU_MEMSET ||
+	    kind == CAT_GPU_ANNOTATION) {
+		if (tr->kind != TRACK_GPU) {
+			tr->kind = TRACK_GPU;
+		}
+	}
+	return (uint32_t)t->nevents++;
+}
+
+uint32_t
+trace_add_args(struct trace *t, const struct event_args *a)
+{
+	xgrow(&t->args, &t->args_cap, t->nargs + 1, sizeof *t->args);
+	t->args[t->nargs] = *a;
+	return (uint32_t)t->nargs++;
+}
+
+uint32_t
+trace_add_comm(struct trace *t, const struct comm_args *c)
+{
+	xgrow(&t->comms, &t->comms_cap, t->ncomms + 1, sizeof *t->comms);
+	t->comms[t->ncomms] = *c;
+	return (uint32_t)t->ncomms++;
+}
+
+void
+trace_add_flow(struct trace *t, const struct flow *f)
+{
+	xgrow(&t->flows, &t->flows_cap, t->nflows + 1, sizeof *t->flows);
+	t->flows[t->nflows++] = *f;
+}
+
+static struct pending *
+pending_of(struct trace *t, uint32_t track)
+{
+	struct pendings *p = &((struct private *)t->pending)->pend;
+
+	if (track >= p->ntracks) {
+		size_t n = t->ntracks > track + 1 ? t->ntracks : track + 1;
+
+		p->per_track = xreallocarray(p->per_track, n, sizeof *p->per_track);
+		memset(p->per_track + p->ntracks, 0,
+		    (n - p->ntracks) * sizeof *p->per_track);
+		p->ntracks = n;
+	}
+	return &p->per_track[track];
+}
+
+void
+trace_begin(struct trace *t, const struct event *ev)
+{
+	struct pending *p = pending_of(t, ev->track);
+
+	xgrow(&p->ev, &p->cap, p->n + 1, sizeof *p->ev);
+	p->ev[p->n++] = *ev;
+}
+
+void
+trace_end(struct trace *t, uint32_t track, int64_t ts_ns)
+{
+	struct pending *p = pending_of(t, track);
+	struct event ev;
+
+	if (p->n == 0) {
+		t->warn.unmatched_end++;
+		return;
+	}
+	ev = p->ev[--p->n];
+	ev.dur_ns = ts_ns - ev.ts_ns;
+	if (ev.dur_ns < 0) {
+		t->warn.negative_dur++;
+		ev.dur_ns = 0;
+	}
+	ev.flags |= EVF_FROM_BE;
+	if (trace_add_event(t, &ev) == EV_NONE)
+		t->warn.missing_fields++;
+}
+
+void
+trace_metadata(struct trace *t, const char *kind, int64_t pid,
+    const char *pid_text, int64_t tid, const char *tid_text,
+    const char *str_value, int64_t int_value)
+{
+	struct metas *ms = &((struct private *)t->pending)->metas;
+	struct meta m;
+
+	memset(&m, 0, sizeof m);
+	m.kind = strtab_intern(&t->strs, kind, strlen(kind));
+	m.pid = pid;
+	key_of(t, &m.pid, pid_text, &m.pid_str);
+	m.tid = tid;
+	m.has_tid = tid_text != NULL || tid != INT64_MIN;
+	if (tid == INT64_MIN && tid_text == NULL)
+		m.tid = 0;
+	key_of(t, &m.tid, tid_text, &m.tid_str);
+	m.str_value = str_value ? strtab_intern(&t->strs, str_value,
+	    strlen(str_value)) : 0;
+	m.int_value = int_value;
+	xgrow(&ms->v, &ms->cap, ms->n + 1, sizeof *ms->v);
+	ms->v[ms->n++] = m;
+}
+
+int32_t
+trace_event_device(const struct trace *t, const struct event *e)
+{
+	const struct event_args *a = trace_args(t, e);
+
+	if (a != NULL && a->device >= 0)
+		return a->device;
+	return (int32_t)t->tracks[e->track].pid;
+}
+
+/*
+ * Closes every B still open: it ends where its track's last event ends, or
+ * at the latest B opened after it on the track, whichever is later.
+ */
+static void
+close_pending(struct trace *t)
+{
+	struct pendings *p = &((struct private *)t->pending)->pend;
+	int64_t *track_end = NULL;
+
+	for (size_t tr = 0; tr < p->ntracks; tr++) {
+		struct pending *pe = &p->per_track[tr];
+		int64_t e;
+
+		if (pe->n == 0)
+			continue;
+		if (track_end == NULL) {
+			track_end = xcalloc(t->ntracks, sizeof *track_end);
+			for (size_t i = 0; i < t->ntracks; i++)
+				track_end[i] = INT64_MIN;
+			for (size_t i = 0; i < t->nevents; i++) {
+				const struct event *ev = &t->events[i];
+
+				if (event_end(ev) > track_end[ev->track])
+					track_end[ev->track] = event_end(ev);
+			}
+		}
+		e = track_end[tr];
+		for (size_t i = pe->n; i-- > 0;) {
+			struct event ev = pe->ev[i];
+
+			if (ev.ts_ns > e)
+				e = ev.ts_ns;
+			ev.dur_ns = e - ev.ts_ns;
+			ev.flags |= EVF_FROM_BE | EVF_UNCLOSED;
+			t->warn.unmatched_begin++;
+			trace_add_event(t, &ev);
+		}
+		pe->n = 0;
+	}
+	free(track_end);
+}
+
+static void
+apply_metadata(struct trace *t)
+{
+	const struct metas *ms = &((struct private *)t->pending)->metas;
+	uint32_t k_pname = strtab_intern(&t->strs, "process_name", 12);
+	uint32_t k_psort = strtab_intern(&t->strs, "process_sort_index", 18);
+	uint32_t k_tname = strtab_intern(&t->strs, "thread_name", 11);
+	uint32_t k_tsort = strtab_intern(&t->strs, "thread_sort_index", 17);
+
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct meta *m = &ms->v[i];
+
+		if (m->kind == k_pname || m->kind == k_psort) {
+			for (size_t j = 0; j < t->ntracks; j++) {
+				struct track *tr = &t->tracks[j];
+
+				if (tr->pid != m->pid || tr->pid_str != m->pid_str)
+					continue;
+				if (m->kind == k_pname)
+					tr->process_name = m->str_value;
+				else
+					tr->process_sort_index = m->int_value;
+			}
+		} else if (m->kind == k_tname || m->kind == k_tsort) {
+			uint32_t idx = map_find(t, m->pid, m->pid_str, m->tid,
+			    m->tid_str);
+
+			if (idx == EV_NONE)
+				continue;
+			if (m->kind == k_tname)
+				t->tracks[idx].name = m->str_value;
+			else
+				t->tracks[idx].sort_index = m->int_value;
+		}
+	}
+}
+
+static int
+track_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct track *tracks = ctx;
+	const struct track *a = &tracks[*(const uint32_t *)pa];
+	const struct track *b = &tracks[*(const uint32_t *)pb];
+
+#define CMP(x, y) do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
+	CMP(a->process_sort_index, b->process_sort_index);
+	CMP(a->pid_str, b->pid_str);
+	CMP(a->pid, b->pid);
+	CMP(a->kind == TRACK_COUNTER, b->kind == TRACK_COUNTER);
+	CMP(a->sort_index, b->sort_index);
+	CMP(a->tid_str, b->tid_str);
+	CMP(a->tid, b->tid);
+	CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
+	return 0;
+}
+
+static int
+event_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct event *ev = ctx;
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	const struct event *a = &ev[ia], *b = &ev[ib];
+
+	CMP(a->track, b->track);
+	CMP(a->ts_ns, b->ts_ns);
+	CMP(b->dur_ns, a->dur_ns);              /* longest first: parents first */
+	CMP(ia, ib);                            /* then file order: deterministic */
+	return 0;
+#undef CMP
+}
+
+/* Reorders tracks for display and renumbers the events' track fields. */
+static void
+sort_tracks(struct trace *t)
+{
+	uint32_t *order = xcalloc(t->ntracks, sizeof *order);
+	uint32_t *newidx = xcalloc(t->ntracks, sizeof *newidx);
+	struct track *sorted = xcalloc(t->ntracks, sizeof *sorted);
+
+	for (size_t i = 0; i < t->ntracks; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, t->ntracks, sizeof *order, track_order, t->tracks);
+	for (size_t i = 0; i < t->ntracks; i++) {
+		sorted[i] = t->tracks[order[i]];
+		newidx[order[i]] = (uint32_t)i;
+	}
+	memcpy(t->tracks, sorted, t->ntracks * sizeof *sorted);
+	for (size_t i = 0; i < t->nevents; i++)
+		t->events[i].track = newidx[t->events[i].track];
+	for (size_t i = 0; i < t->nflows; i++)
+		t->flows[i].track = newidx[t->flows[i].track];
+	map_rebuild(t, t->track_map ? ((struct track_map *)t->track_map)->nslots : 64);
+	free(sorted);
+	free(newidx);
+	free(order);
+}
+
+static void
+sort_events(struct trace *t)
+{
+	uint32_t *order = xcalloc(t->nevents, sizeof *order);
+	struct event *sorted = xcalloc(t->nevents, sizeof *sorted);
+
+	for (size_t i = 0; i < t->nevents; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, t->nevents, sizeof *order, event_order, t->events);
+	for (size_t i = 0; i < t->nevents; i++)
+		sorted[i] = t->events[order[i]];
+	free(t->events);
+	t->events = sorted;
+	t->events_cap = t->nevents;
+	free(order);
+}
+
+static void
+name_tracks(struct trace *t)
+{
+	char buf[96];
+
+	for (size_t i = 0; i < t->ntracks; i++) {
+		struct track *tr = &t->tracks[i];
+
+		if (tr->name != 0)
+			continue;
+		if (tr->tid_str != 0)
+			tr->name = tr->tid_str;
+		else {
+			snprintf(buf, sizeof buf, "%s %lld",
+			    tr->kind == TRACK_GPU ? "stream" : "thread",
+			    (long long)tr->tid);
+			tr->name = strtab_intern(&t->strs, buf, strlen(buf));
+		}
+	}
+}
+
+void
+trace_finalize(struct trace *t)
+{
+	close_pending(t);
+	if (t->ntracks > 0) {
+		apply_metadata(t);
+		sort_tracks(t);
+		name_tracks(t);
+	}
+	sort_events(t);
+
+	t->start_ns = t->end_ns = 0;
+	for (size_t i = 0; i < t->nevents; i++) {
+		struct event *e = &t->events[i];
+		struct track *k;
+
+		k = &t->tracks[e->track];
+		if (k->count == 0)
+			k->first = (uint32_t)i;
+		k->count++;
+		if (i == 0 || e->ts_ns < t->start_ns)
+			t->start_ns = e->ts_ns;
+		if (i == 0 || event_end(e) > t->end_ns)
+			t->end_ns = event_end(e);
+		if (e->cls != CLASS_NONE && k->device < 0)
+			k->device = trace_event_device(t, e);
+	}
+	for (size_t i = 0; i < t->ntracks; i++)
+		if (t->tracks[i].kind == TRACK_GPU && t->tracks[i].device < 0)
+			t->tracks[i].device = (int32_t)t->tracks[i].pid;
+	track_build_all(t);
+	link_build(t);
+	free_private(t);
+}

@@ -1,0 +1,173 @@
+#include "config.h"
+
+#include "track.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "itree.h"
+#include "ivset.h"
+#include "trace.h"
+#include "xalloc.h"
+
+/*
+ * The deepest depth stored: rows (a uint16_t) must be able to count depths
+ * 0..TRACK_DEPTH_MAX, so deeper events share the last row.
+ */
+#define TRACK_DEPTH_MAX (UINT16_MAX - 1)
+
+/* A stack of open slices, by end; reused from track to track. */
+struct track_stack {
+	int64_t *end_ns;
+	size_t n, cap;
+};
+
+/* Scratch shared by all tracks of one track_build_all() call. */
+struct track_scratch {
+	struct track_stack open;        /* open CPU slices or GPU annotations */
+	int64_t *row_end_ns;            /* GPU sub-row -> end of its last activity */
+	size_t nrows, rows_cap;
+	struct ival *iv;                /* intervals for the busy set */
+	size_t niv, iv_cap;
+};
+
+static inline uint16_t
+track_clamp(size_t depth)
+{
+	return depth > TRACK_DEPTH_MAX ? TRACK_DEPTH_MAX : (uint16_t)depth;
+}
+
+/*
+ * Returns the nesting depth of e among the slices before it on st: slices
+ * that ended at or before e's start are closed first, and the depth is what
+ * stays open.  A slice that ends after the one it starts in sets *bad; it
+ * still nests one level deeper.  Only slices with dur_ns > 0 are pushed:
+ * instants, counters and zero-length slices are leaves.
+ */
+static uint16_t
+track_nest(struct track_stack *st, const struct event *e, int *bad)
+{
+	int64_t end = event_end(e);
+	size_t depth;
+
+	while (st->n > 0 && st->end_ns[st->n - 1] <= e->ts_ns)
+		st->n--;
+	depth = st->n;
+	*bad = st->n > 0 && end > st->end_ns[st->n - 1];
+	if (e->dur_ns > 0 && !(e->flags & (EVF_INSTANT | EVF_COUNTER))) {
+		xgrow(&st->end_ns, &st->cap, st->n + 1, sizeof *st->end_ns);
+		st->end_ns[st->n++] = end;
+	}
+	return track_clamp(depth);
+}
+
+/* Returns the lowest sub-row free at e's start and marks it busy to e's end. */
+static uint16_t
+track_row(struct track_scratch *sc, const struct event *e)
+{
+	size_t r;
+
+	for (r = 0; r < sc->nrows; r++)
+		if (sc->row_end_ns[r] <= e->ts_ns)
+			break;
+	if (r == sc->nrows) {
+		if (sc->nrows <= TRACK_DEPTH_MAX) {
+			xgrow(&sc->row_end_ns, &sc->rows_cap, sc->nrows + 1,
+			    sizeof *sc->row_end_ns);
+			sc->row_end_ns[sc->nrows++] = INT64_MIN;
+		} else
+			r = TRACK_DEPTH_MAX;    /* saturated: share the last row */
+	}
+	if (event_end(e) > sc->row_end_ns[r])
+		sc->row_end_ns[r] = event_end(e);
+	return (uint16_t)r;
+}
+
+/*
+ * Adds e to the busy intervals.  Events come by start, so one wholly inside
+ * what is already covered changes nothing and is skipped.
+ */
+static void
+track_cover(struct track_scratch *sc, const struct event *e, int64_t *cover_ns)
+{
+	if (e->dur_ns <= 0 || event_end(e) <= *cover_ns)
+		return;
+	xgrow(&sc->iv, &sc->iv_cap, sc->niv + 1, sizeof *sc->iv);
+	sc->iv[sc->niv++] = (struct ival){ e->ts_ns, event_end(e) };
+	*cover_ns = event_end(e);
+}
+
+static void
+track_build(struct trace *t, struct track *tr, struct track_scratch *sc)
+{
+	struct event *ev = tr->count > 0 ? &t->events[tr->first] : NULL;
+	int64_t cover_ns = INT64_MIN;
+	uint32_t i;
+	size_t rows = 0;
+	int bad;
+
+	sc->open.n = 0;
+	sc->nrows = 0;
+	sc->niv = 0;
+	tr->activity = 0;
+
+	for (i = 0; i < tr->count; i++) {
+		struct event *e = &ev[i];
+
+		if (e->flags & EVF_ACTIVITY)
+			tr->activity++;
+		if (tr->kind == TRACK_GPU) {
+			if (e->flags & EVF_ACTIVITY) {
+				e->depth = track_row(sc, e);
+				track_cover(sc, e, &cover_ns);
+			} else if (e->flags & EVF_ANNOTATION) {
+				/* Flagged, but the warning counts CPU spans only. */
+				e->depth = track_nest(&sc->open, e, &bad);
+				if (bad)
+					e->flags |= EVF_BAD_NEST;
+			} else
+				e->depth = 0;
+		} else {
+			e->depth = track_nest(&sc->open, e, &bad);
+			if (bad) {
+				e->flags |= EVF_BAD_NEST;
+				t->warn.bad_nesting++;
+			}
+			if (tr->kind == TRACK_CPU)
+				track_cover(sc, e, &cover_ns);
+		}
+		if ((size_t)e->depth + 1 > rows)
+			rows = (size_t)e->depth + 1;
+	}
+	tr->rows = (uint16_t)rows;      /* <= TRACK_DEPTH_MAX + 1 */
+	itree_build(&tr->index, ev, tr->count);
+	ivset_build(&tr->busy, sc->iv, sc->niv);
+}
+
+void
+track_build_all(struct trace *t)
+{
+	struct track_scratch sc = { 0 };
+	size_t i;
+
+	for (i = 0; i < t->ntracks; i++)
+		track_build(t, &t->tracks[i], &sc);
+	free(sc.open.end_ns);
+	free(sc.row_end_ns);
+	free(sc.iv);
+}
+
+void
+track_free(struct track *tr)
+{
+	if (tr == NULL)
+		return;
+	itree_free(&tr->index);
+	ivset_free(&tr->busy);
+}
+
+int64_t
+track_busy_ns(const struct track *tr, int64_t a_ns, int64_t b_ns)
+{
+	return ivset_measure(&tr->busy, a_ns, b_ns);
+}

@@ -1,0 +1,33 @@
+/*
+ * xalloc — allocation that never returns NULL.
+ *
+ * Every allocation in gantty goes through these.  On failure they call the
+ * fatal hook (the viewer installs one that restores the terminal), print
+ * "gantty: out of memory allocating N bytes" to stderr and abort.  Sizes are
+ * checked for multiplication overflow.  Freeing stays plain free(); free(NULL)
+ * is a no-op as usual.
+ */
+#ifndef GANTTY_XALLOC_H
+#define GANTTY_XALLOC_H
+
+#include <stddef.h>
+
+/* Returns size bytes, never NULL. */
+void *xmalloc(size_t size);
+/* Returns n*size zeroed bytes, never NULL; dies on overflow. */
+void *xcalloc(size_t n, size_t size);
+/* Resizes p to n*size bytes, never NULL; dies on overflow. */
+void *xreallocarray(void *p, size_t n, size_t size);
+/* Returns a malloc'd copy of s. */
+char *xstrdup(const char *s);
+/* Returns a malloc'd, NUL-terminated copy of the len bytes at s. */
+char *xstrndup(const char *s, size_t len);
+/*
+ * Grows *p (an array of elem-sized items with capacity *cap) so that it holds
+ * at least need items; doubles, so appends are amortised O(1).
+ */
+void xgrow(void *pp, size_t *cap, size_t need, size_t elem);
+/* Installs fn to run (once) before an out-of-memory death; NULL removes it. */
+void xalloc_set_fatal_hook(void (*fn)(void));
+
+#endif

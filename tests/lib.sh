@@ -1,0 +1,39 @@
+# Shared helpers for the shell tests (sourced).  Each test runs with
+# top_srcdir, top_builddir, GANTTY, GEN_TRACE and PYTHON3 exported by make.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${GANTTY:=$top_builddir/gantty}"
+: "${GEN_TRACE:=$top_builddir/tools/gen-trace}"
+: "${PYTHON3:=$(command -v python3 || true)}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gantty-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+n_pass=0
+n_fail=0
+
+pass() { n_pass=$((n_pass + 1)); echo "ok - $1"; }
+fail() { n_fail=$((n_fail + 1)); echo "not ok - $1"; }
+
+# check NAME COMMAND...: passes when the command succeeds.
+check() {
+	name=$1; shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# finish: prints the closing line and exits with the right status.
+finish() {
+	echo "$n_pass passed, $n_fail failed"
+	[ "$n_fail" -eq 0 ]
+}
+
+# corpus_dir: prints the real-trace corpus folder, or exits 77 (skip).
+corpus_dir() {
+	c=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
+	if [ ! -d "$c" ]; then
+		echo "skip: no corpus at $c" >&2
+		exit 77
+	fi
+	(cd "$c" && pwd)
+}

@@ -1,0 +1,440 @@
+/* The loader on small hand-written traces, good and malformed. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "load.h"
+#include "trace.h"
+
+static char path[64];
+
+static void
+write_file(const char *text, size_t len, int gzip)
+{
+	strcpy(path, "/tmp/gantty-test-XXXXXX");
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	if (gzip) {
+		gzFile gz = gzdopen(fd, "wb");
+
+		cr_assert_eq(gzwrite(gz, text, (unsigned)len), (int)len);
+		gzclose(gz);
+	} else {
+		cr_assert_eq(write(fd, text, len), (ssize_t)len);
+		close(fd);
+	}
+}
+
+/* Loads text; returns load_trace's status.  err is filled on failure. */
+static int
+load_text(struct trace *t, const char *text, struct load_error *err)
+{
+	int rc;
+
+	write_file(text, strlen(text), 0);
+	rc = load_trace(t, path, NULL, err);
+	unlink(path);
+	return rc;
+}
+
+static void
+load_ok(struct trace *t, const char *text)
+{
+	struct load_error err;
+
+	cr_assert_eq(load_text(t, text, &err), 0, "load failed: %s", err.msg);
+}
+
+static const struct event *
+find_event(const struct trace *t, const char *name)
+{
+	for (size_t i = 0; i < t->nevents; i++)
+		if (strcmp(trace_str(t, t->events[i].name), name) == 0)
+			return &t->events[i];
+	return NULL;
+}
+
+static const char small_trace[] =
+    "{\n"
+    " \"schemaVersion\": 1,\n"
+    " \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\", \"numSms\": 132}],\n"
+    " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8},\n"
+    " \"traceEvents\": [\n"
+    "  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"compute\"}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 10, \"tid\": 11,"
+    "   \"ts\": 1692998837419.987, \"dur\": 20.5, \"args\": {\"External id\": 5, \"flops\": 1000}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 10, \"tid\": 11,"
+    "   \"ts\": 1692998837420.000, \"dur\": 5, \"args\": {\"correlation\": 77, \"External id\": 5}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"sm90_gemm\", \"pid\": 0, \"tid\": 7,"
+    "   \"ts\": 1692998837430.001, \"dur\": 100.25, \"args\": {\"correlation\": 77, \"device\": 0, \"stream\": 7}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllGather_RING_LL\", \"pid\": 0, \"tid\": 22,"
+    "   \"ts\": 1692998837431, \"dur\": 50, \"args\": {\"device\": 0, \"stream\": 22,"
+    "   \"Collective name\": \"_allgather_base\", \"Process Group Name\": \"0\", \"Group size\": 8,"
+    "   \"In msg nelems\": 1024, \"Out msg nelems\": 8192, \"dtype\": \"BFloat16\", \"Seq\": 4}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7,"
+    "   \"ts\": 1692998837600, \"dur\": 3},\n"
+    "  {\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 0, \"tid\": 7,"
+    "   \"ts\": 1692998837430, \"dur\": 200},\n"
+    "  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 10, \"tid\": 11,"
+    "   \"ts\": 1692998837425, \"s\": \"t\", \"args\": {\"Total Allocated\": 4096, \"Bytes\": 512}}\n"
+    " ],\n"
+    " \"baseTimeNanoseconds\": 1692998000000000000\n"
+    "}\n";
+
+Test(load, object_form_model)
+{
+	struct trace t;
+	const struct event *mm, *launch, *gemm, *nccl, *memcpy_ev, *ann, *mem;
+	const struct event_args *a;
+	const struct comm_args *c;
+
+	load_ok(&t, small_trace);
+	cr_assert_eq(t.objects, 8);
+	cr_assert_eq(t.nevents, 7);
+	cr_assert_eq(t.dist_rank, 3);
+	cr_assert_eq(t.world_size, 8);
+	cr_assert_eq(t.base_time_ns, INT64_C(1692998000000000000));
+	cr_assert_eq(t.ndevices, 1);
+	cr_assert_str_eq(trace_str(&t, t.devices[0].name), "NVIDIA H100 80GB HBM3");
+	cr_assert_eq(t.legacy_array, 0);
+
+	mm = find_event(&t, "aten::mm");
+	cr_assert_not_null(mm);
+	cr_assert_eq(mm->ts_ns, INT64_C(1692998837419987));
+	cr_assert_eq(mm->dur_ns, 20500);
+	cr_assert_eq(mm->cls, CLASS_NONE);
+	cr_assert_eq(trace_args(&t, mm)->flops, 1000.0);
+	cr_assert_eq(trace_args(&t, mm)->external_id, 5);
+
+	gemm = find_event(&t, "sm90_gemm");
+	launch = find_event(&t, "cudaLaunchKernel");
+	cr_assert_eq(gemm->cls, CLASS_COMPUTE);
+	cr_assert(gemm->flags & EVF_ACTIVITY);
+	cr_assert_eq(gemm->ts_ns, INT64_C(1692998837430001));
+	cr_assert_eq(gemm->dur_ns, 100250);
+	cr_assert_eq(&t.events[gemm->link], launch, "kernel links to its launch");
+	cr_assert_eq(&t.events[launch->link], gemm, "launch links to its kernel");
+
+	nccl = find_event(&t, "ncclDevKernel_AllGather_RING_LL");
+	cr_assert_eq(nccl->cls, CLASS_COMM);
+	cr_assert_eq(nccl->link, EV_NONE);
+	a = trace_args(&t, nccl);
+	cr_assert_eq(a->stream, 22);
+	cr_assert_neq(a->comm, EV_NONE);
+	c = &t.comms[a->comm];
+	cr_assert_str_eq(trace_str(&t, c->collective), "_allgather_base");
+	cr_assert_str_eq(trace_str(&t, c->pg_name), "0");
+	cr_assert_str_eq(trace_str(&t, c->dtype), "BFloat16");
+	cr_assert_eq(c->group_size, 8);
+	cr_assert_eq(c->in_nelems, 1024);
+	cr_assert_eq(c->out_nelems, 8192);
+	cr_assert_eq(c->seq, 4);
+
+	memcpy_ev = find_event(&t, "Memcpy HtoD");
+	cr_assert_eq(memcpy_ev->cls, CLASS_MEMORY);
+	ann = find_event(&t, "ProfilerStep#1");
+	cr_assert_eq(ann->cls, CLASS_NONE);
+	cr_assert(ann->flags & EVF_ANNOTATION);
+	cr_assert_not(ann->flags & EVF_ACTIVITY);
+	mem = find_event(&t, "[memory]");
+	cr_assert(mem->flags & EVF_INSTANT);
+	cr_assert_eq(mem->dur_ns, 0);
+	cr_assert_eq(trace_args(&t, mem)->value, 4096.0);
+
+	/* tracks: CPU (10,11), GPU (0,7) named by M, GPU (0,22) */
+	cr_assert_eq(t.ntracks, 3);
+	for (size_t i = 0; i < t.ntracks; i++) {
+		const struct track *tr = &t.tracks[i];
+
+		if (tr->pid == 0 && tr->tid == 7) {
+			cr_assert_eq(tr->kind, TRACK_GPU);
+			cr_assert_str_eq(trace_str(&t, tr->name), "compute");
+			cr_assert_eq(tr->count, 3);
+			cr_assert_eq(tr->activity, 2);
+			cr_assert_eq(tr->device, 0);
+		} else if (tr->tid == 22) {
+			cr_assert_eq(tr->kind, TRACK_GPU);
+			cr_assert_str_eq(trace_str(&t, tr->name), "stream 22");
+		} else {
+			cr_assert_eq(tr->kind, TRACK_CPU);
+			cr_assert_eq(tr->pid, 10);
+			cr_assert_eq(tr->count, 3);
+		}
+	}
+	cr_assert_eq(t.start_ns, INT64_C(1692998837419987));
+	cr_assert_eq(t.end_ns, INT64_C(1692998837630000));
+	cr_assert_eq(t.warn.unknown_category, 0);
+	cr_assert_eq(t.warn.truncated_bytes, 0);
+	trace_free(&t);
+}
+
+Test(load, gzip_by_magic_bytes_not_name)
+{
+	struct trace t;
+	struct load_error err;
+
+	write_file(small_trace, strlen(small_trace), 1);
+	cr_assert_eq(load_trace(&t, path, NULL, &err), 0, "%s", err.msg);
+	unlink(path);
+	cr_assert_eq(t.objects, 8);
+	cr_assert_neq(find_event(&t, "sm90_gemm"), NULL);
+	trace_free(&t);
+}
+
+Test(load, legacy_bare_array)
+{
+	struct trace t;
+	const struct event *k, *m;
+
+	load_ok(&t,
+	    "[\n"
+	    "{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"aten::conv2d\", \"pid\": 67844, \"tid\": \"4093687616\", \"ts\": 1606910596297023, \"dur\": 13},\n"
+	    "{\"ph\": \"X\", \"cat\": \"Runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 67844, \"tid\": \"4093687616\", \"ts\": 1606910596297030, \"dur\": 4, \"args\": {\"correlation\": 9, \"external id\": 3}},\n"
+	    "{\"ph\": \"X\", \"cat\": \"Kernel\", \"name\": \"cudnn_conv\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 1606910596297040, \"dur\": 379, \"args\": {\"correlation\": 9, \"device\": 0}},\n"
+	    "{\"ph\": \"X\", \"cat\": \"Memcpy\", \"name\": \"Memcpy DtoH\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 1606910596297500, \"dur\": 10},\n"
+	    "{\"ph\": \"f\", \"id\": 9, \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 1606910596297040, \"cat\": \"async\", \"name\": \"launch\", \"bp\": \"e\"}\n"
+	    "]\n");
+	cr_assert_eq(t.legacy_array, 1);
+	cr_assert_eq(t.objects, 5);
+	k = find_event(&t, "cudnn_conv");
+	m = find_event(&t, "Memcpy DtoH");
+	cr_assert_eq(k->cls, CLASS_COMPUTE);
+	cr_assert_eq(m->cls, CLASS_MEMORY);
+	cr_assert_str_eq(trace_str(&t, t.tracks[k->track].name), "stream 7");
+	cr_assert_eq(t.tracks[k->track].kind, TRACK_GPU);
+	/* a digit-only string tid is numeric */
+	cr_assert_eq(t.tracks[find_event(&t, "aten::conv2d")->track].tid,
+	    INT64_C(4093687616));
+	cr_assert_eq(t.events[k->link].name, find_event(&t, "cudaLaunchKernel")->name);
+	cr_assert_eq(t.nflows, 1);
+	cr_assert_eq(t.flows[0].event, (uint32_t)(k - t.events));
+	trace_free(&t);
+}
+
+Test(load, flows_link_when_correlation_is_missing)
+{
+	struct trace t;
+	const struct event *k, *l;
+
+	load_ok(&t,
+	    "{\"traceEvents\": [\n"
+	    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 5},\n"
+	    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 110, \"dur\": 5},\n"
+	    "{\"ph\": \"s\", \"id\": 42, \"pid\": 1, \"tid\": 1, \"ts\": 101, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+	    "{\"ph\": \"f\", \"id\": 42, \"pid\": 0, \"tid\": 7, \"ts\": 110, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}\n"
+	    "]}");
+	k = find_event(&t, "k");
+	l = find_event(&t, "cudaLaunchKernel");
+	cr_assert_eq(&t.events[k->link], l);
+	cr_assert_eq(&t.events[l->link], k);
+	cr_assert_eq(t.warn.unbound_flows, 0);
+	trace_free(&t);
+}
+
+Test(load, begin_end_pairs)
+{
+	struct trace t;
+	const struct event *outer, *inner;
+
+	load_ok(&t,
+	    "{\"traceEvents\": [\n"
+	    "{\"ph\": \"B\", \"name\": \"outer\", \"pid\": 1, \"tid\": 1, \"ts\": 10},\n"
+	    "{\"ph\": \"B\", \"name\": \"inner\", \"pid\": 1, \"tid\": 1, \"ts\": 12},\n"
+	    "{\"ph\": \"E\", \"pid\": 1, \"tid\": 1, \"ts\": 15},\n"
+	    "{\"ph\": \"E\", \"pid\": 1, \"tid\": 1, \"ts\": 20},\n"
+	    "{\"ph\": \"E\", \"pid\": 1, \"tid\": 1, \"ts\": 21},\n"
+	    "{\"ph\": \"B\", \"name\": \"open\", \"pid\": 1, \"tid\": 1, \"ts\": 30},\n"
+	    "{\"ph\": \"X\", \"name\": \"last\", \"pid\": 1, \"tid\": 1, \"ts\": 31, \"dur\": 9}\n"
+	    "]}");
+	outer = find_event(&t, "outer");
+	inner = find_event(&t, "inner");
+	cr_assert_eq(outer->ts_ns, 10000);
+	cr_assert_eq(outer->dur_ns, 10000);
+	cr_assert_eq(inner->dur_ns, 3000);
+	cr_assert_eq(inner->depth, 1);
+	cr_assert_eq(outer->depth, 0);
+	cr_assert_eq(t.warn.unmatched_end, 1);
+	cr_assert_eq(t.warn.unmatched_begin, 1);
+	cr_assert_eq(find_event(&t, "open")->dur_ns, 10000, "closed at the track's end");
+	cr_assert(find_event(&t, "open")->flags & EVF_UNCLOSED);
+	trace_free(&t);
+}
+
+Test(load, overlapping_kernels_get_a_sub_row)
+{
+	struct trace t;
+
+	load_ok(&t,
+	    "{\"traceEvents\": [\n"
+	    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 10},\n"
+	    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 7, \"ts\": 8, \"dur\": 10},\n"
+	    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"c\", \"pid\": 0, \"tid\": 7, \"ts\": 18, \"dur\": 1}\n"
+	    "]}");
+	cr_assert_eq(t.nevents, 3);
+	cr_assert_eq(find_event(&t, "a")->depth, 0);
+	cr_assert_eq(find_event(&t, "b")->depth, 1);
+	cr_assert_eq(find_event(&t, "c")->depth, 0);
+	cr_assert_eq(t.tracks[0].rows, 2);
+	trace_free(&t);
+}
+
+Test(load, messy_fields_are_counted_not_fatal)
+{
+	struct trace t;
+
+	load_ok(&t,
+	    "{\"traceEvents\": [\n"
+	    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ctl\\u0001name\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1},\n"
+	    "{\"ph\": \"X\", \"cat\": \"weird_cat\", \"name\": \"w\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+	    "{\"ph\": \"X\", \"name\": \"no ts\", \"pid\": 1, \"tid\": 1, \"dur\": 1},\n"
+	    "{\"ph\": \"X\", \"name\": \"neg\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": -3},\n"
+	    "{\"ph\": \"X\", \"name\": \"big\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 1, \"args\": {\"Comms Id\": 10159970886766084423}},\n"
+	    "{\"ph\": \"X\", \"name\": \"nan\", \"pid\": 1, \"tid\": 1, \"ts\": NaN, \"dur\": 1},\n"
+	    "{\"ph\": \"Q\", \"name\": \"odd phase\", \"pid\": 1, \"tid\": 1, \"ts\": 1},\n"
+	    "42,\n"
+	    "{\"ph\": \"X\", \"name\": \"huge ts\", \"pid\": 1, \"tid\": 1, \"ts\": 99999999999999999999, \"dur\": 1}\n"
+	    "]}");
+	cr_assert_eq(t.objects, 8, "every object counts, the bare 42 does not");
+	cr_assert_eq(t.warn.non_object_events, 1);
+	cr_assert_eq(t.warn.control_chars, 1);
+	cr_assert_eq(t.warn.unknown_category, 1);
+	cr_assert_eq(t.warn.missing_fields, 1);
+	cr_assert_eq(t.warn.negative_dur, 1);
+	cr_assert_eq(find_event(&t, "neg")->dur_ns, 0);
+	cr_assert_eq(t.warn.bad_timestamp, 1);
+	cr_assert_eq(t.warn.unknown_phase, 1);
+	cr_assert_eq(t.warn.int_overflow, 2, "the Comms Id arg and the huge ts");
+	cr_assert_eq(t.nevents, 4);
+	trace_free(&t);
+}
+
+Test(load, truncated_file_keeps_complete_events)
+{
+	struct trace t;
+	struct load_error err;
+	const char *full = small_trace;
+	const char *cut = strstr(full, "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\"");
+	size_t keep = (size_t)(cut - full) + 40;
+	/* the last complete event ends at the "}," before the memcpy line */
+	const char *last_end = cut;
+
+	while (last_end[-1] != '}')
+		last_end--;
+	write_file(full, keep, 0);
+	cr_assert_eq(load_trace(&t, path, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(t.objects, 5);
+	cr_assert_eq(t.warn.truncated_bytes, keep - (size_t)(last_end - full));
+	trace_free(&t);
+
+	/* the same cut inside gzip data */
+	write_file(full, keep, 1);
+	{
+		FILE *f = fopen(path, "r+");
+		long size;
+
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		cr_assert_eq(ftruncate(fileno(f), size - 6), 0);
+		fclose(f);
+	}
+	cr_assert_eq(load_trace(&t, path, NULL, &err), 0, "%s", err.msg);
+	unlink(path);
+	cr_assert_geq(t.objects, 3);
+	cr_assert_gt(t.warn.truncated_bytes, 0);
+	trace_free(&t);
+}
+
+static void
+load_fails(const char *text, size_t len, const char *want, int not_trace)
+{
+	struct trace t;
+	struct load_error err;
+	int rc;
+
+	write_file(text, len, 0);
+	rc = load_trace(&t, path, NULL, &err);
+	unlink(path);
+	cr_assert_eq(rc, -1, "should fail: %.40s", text);
+	cr_assert(strstr(err.msg, want) != NULL, "message '%s' lacks '%s'", err.msg, want);
+	cr_assert(strncmp(err.msg, path, strlen(path)) == 0, "message names the file: %s", err.msg);
+	cr_assert_eq(err.not_trace, not_trace, "not_trace for %s", err.msg);
+}
+
+Test(load, not_a_trace_names_file_offset_and_line)
+{
+	load_fails("", 0, "empty file", 1);
+	load_fails("   \n\n  ", 7, "empty file", 1);
+	load_fails("hello", 5, "byte 0 (line 1): expected '{' or '['", 1);
+	load_fails("\n\n  \"str\"", 9, "byte 4 (line 3)", 1);
+	load_fails("\x7f" "ELF\x02\x01", 6, "byte 0x7f", 1);
+	load_fails("{\"a\": 1, \"b\": [1, 2]}", 21, "no traceEvents array", 1);
+	load_fails("{\"traceEvents\": {}}", 19, "traceEvents is not an array", 1);
+	load_fails("{\"traceEvents\": [\n{\"ph\" \"X\"}]}", 30, "line 2", 0);
+	load_fails("{\"traceEvents\": [\n{\"ph\" \"X\"}]}", 30, "invalid JSON", 0);
+	load_fails("{\"deviceProperties\": [1, 2", 26, "before any event", 0);
+}
+
+Test(load, invalid_json_after_events_keeps_them)
+{
+	struct trace t;
+
+	load_ok(&t,
+	    "{\"traceEvents\": [\n"
+	    "{\"ph\": \"X\", \"name\": \"ok\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+	    "{\"ph\": \"X\", \"name\": \"ok2\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}\n"
+	    "@@@ garbage\n");
+	cr_assert_eq(t.objects, 2);
+	cr_assert_not_null(t.stop_reason);
+	cr_assert(strstr(t.stop_reason, "line 4") != NULL, "%s", t.stop_reason);
+	/* json-c consumes the white space after a value: "@@@ garbage\n" is left */
+	cr_assert_eq(t.warn.truncated_bytes, 12, "got %llu", (unsigned long long)t.warn.truncated_bytes);
+	trace_free(&t);
+}
+
+Test(load, bom_trailing_garbage_and_trailing_comma)
+{
+	struct trace t;
+
+	load_ok(&t, "\xef\xbb\xbf{\"traceEvents\": [{\"ph\": \"i\", \"name\": \"x\", \"pid\": 1, \"tid\": 1, \"ts\": 3},]} xyz");
+	cr_assert_eq(t.objects, 1);
+	cr_assert_eq(t.warn.trailing_bytes, 3);
+	trace_free(&t);
+}
+
+Test(load, missing_file_and_directory)
+{
+	struct trace t;
+	struct load_error err;
+
+	cr_assert_eq(load_trace(&t, "/nonexistent/x.json", NULL, &err), -1);
+	cr_assert(strstr(err.msg, "No such file") != NULL, "%s", err.msg);
+	cr_assert_eq(load_trace(&t, "/tmp", NULL, &err), -1);
+	cr_assert(strstr(err.msg, "is a directory") != NULL, "%s", err.msg);
+}
+
+Test(load, counters_get_their_own_tracks)
+{
+	struct trace t;
+	int counters = 0;
+
+	load_ok(&t,
+	    "{\"traceEvents\": [\n"
+	    "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 1, \"args\": {\"used\": 5, \"free\": 7}},\n"
+	    "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 2, \"args\": {\"used\": 6, \"free\": 6}},\n"
+	    "{\"ph\": \"C\", \"name\": \"load\", \"pid\": 1, \"ts\": 2, \"args\": {\"value\": 0.5}}\n"
+	    "]}");
+	for (size_t i = 0; i < t.ntracks; i++)
+		if (t.tracks[i].kind == TRACK_COUNTER)
+			counters++;
+	cr_assert_eq(counters, 3);
+	cr_assert_eq(t.objects, 3);
+	cr_assert_eq(t.nevents, 5);
+	cr_assert_eq(trace_args(&t, find_event(&t, "load"))->value, 0.5);
+	trace_free(&t);
+}
