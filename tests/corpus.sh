@@ -5,7 +5,7 @@
 # 8-rank DLRM directory loads as 8 ranks.  Skipped without the corpus.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-corpus=$(corpus_dir)
+need_corpus
 if [ -z "$PYTHON3" ]; then
 	echo "skip: python3 is needed for the independent count" >&2
 	exit 77

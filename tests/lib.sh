@@ -28,12 +28,13 @@ finish() {
 	[ "$n_fail" -eq 0 ]
 }
 
-# corpus_dir: prints the real-trace corpus folder, or exits 77 (skip).
-corpus_dir() {
-	c=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
-	if [ ! -d "$c" ]; then
-		echo "skip: no corpus at $c" >&2
+# need_corpus: sets $corpus to the real-trace corpus folder, or exits 77
+# (skip) when it is absent.
+need_corpus() {
+	corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
+	if [ ! -d "$corpus" ]; then
+		echo "skip: no corpus at $corpus" >&2
 		exit 77
 	fi
-	(cd "$c" && pwd)
+	corpus=$(cd "$corpus" && pwd)
 }
