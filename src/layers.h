@@ -75,7 +75,8 @@ struct layer {
  * Finds the layers of d's trace on d's device (steps[0..nsteps) give the step
  * numbers; may be empty).  pattern, if not NULL, replaces the built-in
  * sources.  Returns their number and a malloc'd array in *out (NULL if
- * none).  Cannot fail.
+ * none).  Cannot fail.  The layer names are interned into d->t's string
+ * table, its one write to the trace: not while another thread reads it.
  */
 size_t layers_find(const struct gpu_device *d, const struct step *steps,
     size_t nsteps, const regex_t *pattern, struct layer **out);

@@ -5,17 +5,23 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "input.h"
 #include "load.h"
+#include "metrics.h"
 #include "report.h"
 #include "trace.h"
+#include "units.h"
 #include "xalloc.h"
 
 enum exit_code {
@@ -26,19 +32,39 @@ enum exit_code {
 
 static const char usage_text[] =
     "usage: gantty [OPTIONS] TRACE...\n"
-    "       gantty --report [--format=text|json] TRACE...\n"
+    "       gantty --report [--format=text|json|csv] [OPTIONS] TRACE...\n"
     "\n"
     "Loads PyTorch profiler (Kineto) traces: .json or .json.gz files, '-' for\n"
-    "standard input, or directories of per-rank traces.\n"
+    "standard input, or directories of per-rank traces, and reports exposed\n"
+    "communication, bubbles, steps, layers and MFU.\n"
     "\n"
-    "  --report            print what was loaded and exit\n"
-    "  --format=FMT        report format: text (default) or json\n"
-    "  -q, --quiet         no progress or warnings on standard error\n"
-    "  -h, --help          show this help and exit\n"
-    "  -V, --version       show the version and exit\n"
+    "  --report               print the report and exit\n"
+    "  --format=FMT           text (default), json, or csv (steps and layers)\n"
+    "  --window=START:END     one window for all ranks, durations with a unit\n"
+    "                         (ns, us, ms, s) from the earliest event; either\n"
+    "                         side may be empty (trace start / end)\n"
+    "  --step=N               the GPU extent of ProfilerStep#N\n"
+    "  --rank=N               only rank N\n"
+    "  --min-gap=DUR          shortest idle interval that counts as a gap (10us)\n"
+    "  --layer-pattern=REGEX  layers are CPU events matching REGEX (POSIX ERE;\n"
+    "                         the first group, if any, names the layer)\n"
+    "  --flops-per-step=F     global model FLOPs of one step, for MFU\n"
+    "  --model-params=P       parameters, with --tokens-per-step: F = 6*P*D\n"
+    "  --tokens-per-step=D    global tokens per step\n"
+    "  --recompute            activation recomputation: F = 8*P*D\n"
+    "  --peak-tflops=T        peak TFLOP/s of one device (else from its name)\n"
+    "  --world-size=N         ranks in the job (else distributedInfo, else the\n"
+    "                         number of traces loaded)\n"
+    "  -q, --quiet            no progress or warnings on standard error\n"
+    "  -h, --help             show this help and exit\n"
+    "  -V, --version          show the version and exit\n"
     "\n"
+    "Numbers for F, P, D take k, M, G (or B) and T suffixes (7B = 7e9).\n"
     "The interactive viewer is not built yet: without --report gantty prints\n"
     "the text report.  See gantty(1).\n";
+
+static void
+usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
 
 static void
 usage_error(const char *fmt, const char *arg)
@@ -88,6 +114,50 @@ show_progress(uint64_t done, uint64_t total, void *ctx)
 		    (unsigned long long)(done >> 20));
 }
 
+/* Parses a positive count such as 7e9, 1.5T or 8B; returns -1 if invalid. */
+static double
+parse_count(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || !isfinite(v) || v <= 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'M': v *= 1e6; end++; break;
+	case 'G': case 'B': v *= 1e9; end++; break;
+	case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	return *end == '\0' ? v : -1;
+}
+
+static int64_t
+parse_int(const char *s, const char *what)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0)
+		usage_error(what, s);
+	return v;
+}
+
+static int64_t
+parse_dur(const char *s, const char *what)
+{
+	int64_t ns;
+
+	if (units_parse_duration(s, &ns) != UNITS_OK)
+		usage_error(what, s);
+	return ns;
+}
+
 static void
 print_warnings(const struct trace *t)
 {
@@ -102,53 +172,190 @@ print_warnings(const struct trace *t)
 		    t->stop_reason);
 }
 
-int
-main(int argc, char **argv)
+enum {
+	OPT_REPORT = 256, OPT_FORMAT, OPT_WINDOW, OPT_STEP, OPT_RANK, OPT_MIN_GAP,
+	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
+	OPT_PEAK, OPT_WORLD,
+};
+
+struct cli {
+	enum report_format fmt;
+	int quiet;
+	const char *window;
+	int64_t rank;           /* -1: all */
+	const char *pattern;
+	struct analysis_opts opts;
+};
+
+static void
+parse_args(int argc, char **argv, struct cli *c)
 {
 	static const struct option longopts[] = {
-		{ "report", no_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'F' },
+		{ "report", no_argument, NULL, OPT_REPORT },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "step", required_argument, NULL, OPT_STEP },
+		{ "rank", required_argument, NULL, OPT_RANK },
+		{ "min-gap", required_argument, NULL, OPT_MIN_GAP },
+		{ "layer-pattern", required_argument, NULL, OPT_LAYER_PATTERN },
+		{ "flops-per-step", required_argument, NULL, OPT_FLOPS },
+		{ "model-params", required_argument, NULL, OPT_PARAMS },
+		{ "tokens-per-step", required_argument, NULL, OPT_TOKENS },
+		{ "recompute", no_argument, NULL, OPT_RECOMPUTE },
+		{ "peak-tflops", required_argument, NULL, OPT_PEAK },
+		{ "world-size", required_argument, NULL, OPT_WORLD },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum report_format fmt = REPORT_TEXT;
-	int quiet = 0, c, status = EXIT_OK;
-	struct input_list inputs;
-	struct trace **traces;
-	size_t ntraces = 0;
-	char err[1024];
+	int ch;
 
-	while ((c = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
+	memset(c, 0, sizeof *c);
+	c->rank = -1;
+	c->opts.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
+	while ((ch = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_REPORT:
 			break;
-		case 'F':
+		case OPT_FORMAT:
 			if (strcmp(optarg, "text") == 0)
-				fmt = REPORT_TEXT;
+				c->fmt = REPORT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
-				fmt = REPORT_JSON;
+				c->fmt = REPORT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				c->fmt = REPORT_CSV;
 			else
-				usage_error("unknown report format '%s' (text or json)",
+				usage_error("unknown report format '%s' (text, json or csv)",
+				    optarg);
+			break;
+		case OPT_WINDOW:
+			c->window = optarg;
+			break;
+		case OPT_STEP:
+			c->opts.window = WINDOW_STEP;
+			c->opts.step = parse_int(optarg, "--step needs a step number, not '%s'");
+			break;
+		case OPT_RANK:
+			c->rank = parse_int(optarg, "--rank needs a rank number, not '%s'");
+			if (c->rank < 0)
+				usage_error("--rank needs a rank number, not '%s'", optarg);
+			break;
+		case OPT_MIN_GAP:
+			c->opts.min_gap_ns = parse_dur(optarg,
+			    "--min-gap needs a duration with a unit (e.g. 50us), not '%s'");
+			if (c->opts.min_gap_ns < 0)
+				usage_error("--min-gap cannot be negative: '%s'", optarg);
+			break;
+		case OPT_LAYER_PATTERN:
+			c->pattern = optarg;
+			break;
+		case OPT_FLOPS:
+			if ((c->opts.mfu.flops_per_step = parse_count(optarg)) <= 0)
+				usage_error("--flops-per-step needs a positive number, not '%s'",
+				    optarg);
+			break;
+		case OPT_PARAMS:
+			if ((c->opts.mfu.model_params = parse_count(optarg)) <= 0)
+				usage_error("--model-params needs a positive number, not '%s'",
+				    optarg);
+			break;
+		case OPT_TOKENS:
+			if ((c->opts.mfu.tokens_per_step = parse_count(optarg)) <= 0)
+				usage_error("--tokens-per-step needs a positive number, not '%s'",
+				    optarg);
+			break;
+		case OPT_RECOMPUTE:
+			c->opts.mfu.recompute = 1;
+			break;
+		case OPT_PEAK:
+			if ((c->opts.mfu.peak_tflops = parse_count(optarg)) <= 0)
+				usage_error("--peak-tflops needs a positive number, not '%s'",
+				    optarg);
+			break;
+		case OPT_WORLD:
+			c->opts.mfu.world_size = parse_int(optarg,
+			    "--world-size needs a positive integer, not '%s'");
+			if (c->opts.mfu.world_size <= 0)
+				usage_error("--world-size needs a positive integer, not '%s'",
 				    optarg);
 			break;
 		case 'q':
-			quiet = 1;
+			c->quiet = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return EXIT_OK;
+			exit(EXIT_OK);
 		case 'V':
 			printf("gantty %s\n", PACKAGE_VERSION);
-			return EXIT_OK;
+			exit(EXIT_OK);
 		default:
 			fputs("Try 'gantty --help'.\n", stderr);
-			return EXIT_USAGE;
+			exit(EXIT_USAGE);
 		}
 	}
+	if (c->window != NULL && c->opts.window == WINDOW_STEP)
+		usage_error("%s", "--window and --step cannot be combined");
+	if ((c->opts.mfu.model_params > 0) != (c->opts.mfu.tokens_per_step > 0))
+		usage_error("%s", "--model-params and --tokens-per-step go together");
+	if (c->opts.mfu.flops_per_step > 0 && c->opts.mfu.model_params > 0)
+		usage_error("%s", "give --flops-per-step or --model-params, not both");
+	if (c->opts.mfu.model_params > 0)
+		c->opts.mfu.flops_per_step = (c->opts.mfu.recompute ? 8.0 : 6.0) *
+		    c->opts.mfu.model_params * c->opts.mfu.tokens_per_step;
 	if (optind >= argc)
 		usage_error("%s", "no trace given");
+}
+
+/* Sets the absolute window from "START:END" relative to origin_ns. */
+static void
+set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
+{
+	char *text = xstrdup(c->window), *colon = strchr(text, ':');
+	int64_t s = 0, e;
+
+	if (colon == NULL)
+		usage_error("--window needs START:END (e.g. 10ms:25ms), not '%s'",
+		    c->window);
+	*colon = '\0';
+	if (*text != '\0')
+		s = parse_dur(text, "--window: '%s' is not a duration with a unit");
+	if (colon[1] != '\0')
+		e = parse_dur(colon + 1, "--window: '%s' is not a duration with a unit");
+	else
+		e = last_ns - origin_ns;
+	if (e <= s)
+		usage_error("--window must end after it starts: '%s'", c->window);
+	c->opts.window = WINDOW_ABSOLUTE;
+	c->opts.start_ns = origin_ns + s;
+	c->opts.end_ns = origin_ns + e;
+	free(text);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli cli;
+	int status = EXIT_OK;
+	struct input_list inputs;
+	struct trace **traces;
+	struct analysis *an = NULL;
+	size_t ntraces = 0, nan = 0, ancap = 0;
+	int64_t origin = 0, last = 0;
+	regex_t re;
+	char err[1024];
+
+	parse_args(argc, argv, &cli);
+	if (cli.pattern != NULL) {
+		int rc = regcomp(&re, cli.pattern, REG_EXTENDED);
+
+		if (rc != 0) {
+			regerror(rc, &re, err, sizeof err);
+			fprintf(stderr, "gantty: --layer-pattern '%s': %s\n", cli.pattern, err);
+			return EXIT_USAGE;
+		}
+		cli.opts.layer_pattern = &re;
+	}
 
 	memset(&inputs, 0, sizeof inputs);
 	if (input_expand(&inputs, argv + optind, (size_t)(argc - optind), err,
@@ -159,17 +366,17 @@ main(int argc, char **argv)
 	traces = xcalloc(inputs.n, sizeof *traces);
 	for (size_t i = 0; i < inputs.n; i++) {
 		struct progress prog = { inputs.v[i].path, { 0, 0 }, 0 };
-		struct load_opts opts = { NULL, &prog };
+		struct load_opts lopts = { NULL, &prog };
 		struct load_error lerr;
 		struct trace *t = xmalloc(sizeof *t);
 
 		clock_gettime(CLOCK_MONOTONIC, &prog.start);
-		if (!quiet && isatty(STDERR_FILENO))
-			opts.progress = show_progress;
-		if (load_trace(t, inputs.v[i].path, &opts, &lerr) < 0) {
+		if (!cli.quiet && isatty(STDERR_FILENO))
+			lopts.progress = show_progress;
+		if (load_trace(t, inputs.v[i].path, &lopts, &lerr) < 0) {
 			free(t);
 			if (inputs.v[i].from_dir && lerr.not_trace) {
-				if (!quiet)
+				if (!cli.quiet)
 					fprintf(stderr, "gantty: warning: %s, skipped\n",
 					    lerr.msg);
 				continue;
@@ -180,9 +387,15 @@ main(int argc, char **argv)
 		}
 		if (prog.shown)
 			fputs("\r\033[K", stderr);
-		if (!quiet)
+		if (!cli.quiet)
 			print_warnings(t);
 		input_assign_rank(t, ntraces);
+		if (t->nevents > 0) {
+			if (ntraces == 0 || t->start_ns < origin)
+				origin = t->start_ns;
+			if (ntraces == 0 || t->end_ns > last)
+				last = t->end_ns;
+		}
 		traces[ntraces++] = t;
 	}
 	if (ntraces == 0) {
@@ -190,16 +403,49 @@ main(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	if (report_write(stdout, fmt, traces, ntraces) < 0) {
+	if (cli.window != NULL)
+		set_window(&cli, origin, last);
+	cli.opts.ranks_loaded = (int64_t)ntraces;
+
+	for (size_t i = 0; i < ntraces; i++) {
+		int32_t *devs = NULL;
+		size_t ndev;
+
+		if (cli.rank >= 0 && traces[i]->rank != cli.rank)
+			continue;
+		ndev = metrics_devices(traces[i], &devs);
+		for (size_t d = 0; d < (ndev ? ndev : 1); d++) {
+			xgrow(&an, &ancap, nan + 1, sizeof *an);
+			analysis_build(&an[nan], traces[i], ndev ? devs[d] : -1, &cli.opts);
+			if (cli.opts.window == WINDOW_STEP && !an[nan].has_window &&
+			    !cli.quiet)
+				fprintf(stderr, "gantty: warning: %s: %s\n", traces[i]->path,
+				    an[nan].problem);
+			nan++;
+		}
+		free(devs);
+	}
+	if (nan == 0) {
+		fprintf(stderr, "gantty: no rank %lld among the traces loaded\n",
+		    (long long)cli.rank);
+		status = EXIT_INPUT;
+		goto out;
+	}
+	if (report_write(stdout, cli.fmt, &cli.opts, origin, an, nan) < 0) {
 		perror("gantty: writing the report");
 		status = EXIT_INPUT;
 	}
 out:
+	for (size_t i = 0; i < nan; i++)
+		analysis_free(&an[i]);
+	free(an);
 	for (size_t i = 0; i < ntraces; i++) {
 		trace_free(traces[i]);
 		free(traces[i]);
 	}
 	free(traces);
 	input_free(&inputs);
+	if (cli.pattern != NULL)
+		regfree(&re);
 	return status;
 }

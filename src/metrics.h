@@ -72,6 +72,8 @@ struct gpu_device {
 	                                   the default window (0, 0 if none) */
 	uint32_t *acts;         /* this device's activity events, by ts_ns then index */
 	size_t nacts;
+	uint32_t *tracks;       /* the tracks holding any of acts, ascending */
+	size_t ntracks;
 	struct ivset comp, comm, mem, all, exposed;
 	struct hole *holes;     /* all.n - 1 holes (none if all.n < 2) */
 	size_t nholes;

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "trace.h"
 #include "units.h"
 #include "xalloc.h"
+
+/* ---- shared ---------------------------------------------------------- */
 
 /* Writes s as a JSON string, escaping quotes, backslashes and controls. */
 static void
@@ -40,20 +43,32 @@ text_str(FILE *out, const char *s)
 		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
 }
 
+/* Writes s as one CSV field (quoted when it holds , " or a line break). */
+static void
+csv_str(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		text_str(out, s);
+		return;
+	}
+	putc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			putc('"', out);
+		putc(*s, out);
+	}
+	putc('"', out);
+}
+
 struct summary {
-	int64_t gpu_start_ns, gpu_end_ns;       /* default window; start > end: none */
 	uint64_t activities, linked;
-	int32_t device;                         /* lowest device with activity, or -1 */
-	uint64_t *x_by_cat;                     /* X events (not from B/E) per category */
+	uint64_t *x_by_cat;     /* X events (not from B/E) per category */
 };
 
 static void
 summarise(const struct trace *t, struct summary *s)
 {
 	memset(s, 0, sizeof *s);
-	s->gpu_start_ns = INT64_MAX;
-	s->gpu_end_ns = INT64_MIN;
-	s->device = -1;
 	s->x_by_cat = xcalloc(t->ncats + 1, sizeof *s->x_by_cat);
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
@@ -65,13 +80,33 @@ summarise(const struct trace *t, struct summary *s)
 		s->activities++;
 		if (e->link != EV_NONE)
 			s->linked++;
-		if (e->ts_ns < s->gpu_start_ns)
-			s->gpu_start_ns = e->ts_ns;
-		if (event_end(e) > s->gpu_end_ns)
-			s->gpu_end_ns = event_end(e);
-		if (s->device < 0 || trace_event_device(t, e) < s->device)
-			s->device = trace_event_device(t, e);
 	}
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static void
+json_i64_or_null(FILE *out, int has, int64_t v)
+{
+	if (has)
+		fprintf(out, "%" PRId64, v);
+	else
+		fputs("null", out);
+}
+
+static void
+json_interval(FILE *out, int has, int64_t s, int64_t e)
+{
+	if (has)
+		fprintf(out, "{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}", s, e);
+	else
+		fputs("null", out);
+}
+
+static void
+json_double(FILE *out, double v)
+{
+	fprintf(out, "%.6g", v);
 }
 
 static void
@@ -84,30 +119,11 @@ json_id(FILE *out, const struct trace *t, int64_t id, uint32_t str)
 }
 
 static void
-json_rank(FILE *out, const struct trace *t)
+json_loaded(FILE *out, const struct trace *t, const struct summary *s)
 {
-	struct summary s;
-	int first;
+	int first = 1;
 
-	summarise(t, &s);
-	fprintf(out, "    {\n      \"rank\": %" PRId64 ", \"rank_source\": ", t->rank);
-	json_str(out, t->rank_source);
-	fputs(", \"device\": ", out);
-	if (s.device >= 0)
-		fprintf(out, "%d", s.device);
-	else
-		fputs("null", out);
-	fputs(", \"path\": ", out);
-	json_str(out, t->path);
-	fprintf(out, ",\n      \"format\": \"%s\", \"events\": %" PRIu64,
-	    t->legacy_array ? "array" : "object", t->objects);
-	fputs(", \"world_size\": ", out);
-	if (t->world_size >= 0)
-		fprintf(out, "%" PRId64, t->world_size);
-	else
-		fputs("null", out);
-	fputs(",\n      \"warnings\": {", out);
-	first = 1;
+	fputs("      \"warnings\": {", out);
 #define X(f, k, txt) \
 	fprintf(out, "%s\"%s\": %" PRIu64, first ? "" : ", ", k, t->warn.f); \
 	first = 0;
@@ -119,20 +135,10 @@ json_rank(FILE *out, const struct trace *t)
 	else
 		fputs("null", out);
 	fputs(",\n      \"time_range\": ", out);
-	if (t->nevents > 0)
-		fprintf(out, "{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
-		    t->start_ns, t->end_ns);
-	else
-		fputs("null", out);
-	fputs(",\n      \"window\": ", out);
-	if (s.activities > 0)
-		fprintf(out, "{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
-		    s.gpu_start_ns, s.gpu_end_ns);
-	else
-		fputs("null", out);
+	json_interval(out, t->nevents > 0, t->start_ns, t->end_ns);
 	fprintf(out, ",\n      \"gpu_activities\": %" PRIu64
 	    ", \"linked_activities\": %" PRIu64 ", \"flows\": %zu",
-	    s.activities, s.linked, t->nflows);
+	    s->activities, s->linked, t->nflows);
 	fputs(",\n      \"device_properties\": [", out);
 	for (size_t i = 0; i < t->ndevices; i++) {
 		fprintf(out, "%s{\"id\": %" PRId64 ", \"name\": ", i ? ", " : "",
@@ -143,14 +149,20 @@ json_rank(FILE *out, const struct trace *t)
 	fputs("],\n      \"categories\": {", out);
 	first = 1;
 	for (size_t c = 0; c < t->ncats; c++) {
-		if (s.x_by_cat[c] == 0)
+		if (s->x_by_cat[c] == 0)
 			continue;
 		fputs(first ? "" : ", ", out);
 		json_str(out, trace_str(t, t->cats[c]));
-		fprintf(out, ": %" PRIu64, s.x_by_cat[c]);
+		fprintf(out, ": %" PRIu64, s->x_by_cat[c]);
 		first = 0;
 	}
-	fputs("},\n      \"tracks\": [", out);
+	fputs("}", out);
+}
+
+static void
+json_tracks(FILE *out, const struct trace *t)
+{
+	fputs(",\n      \"tracks\": [", out);
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
 
@@ -166,65 +178,433 @@ json_rank(FILE *out, const struct trace *t)
 			    tr->activity);
 		fputs("}", out);
 	}
-	fputs("\n      ]\n    }", out);
-	free(s.x_by_cat);
-}
-
-static int64_t
-earliest(struct trace *const *traces, size_t n)
-{
-	int64_t start = 0;
-	int any = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (traces[i]->nevents == 0)
-			continue;
-		if (!any || traces[i]->start_ns < start)
-			start = traces[i]->start_ns;
-		any = 1;
-	}
-	return start;
+	fputs("\n      ]", out);
 }
 
 static void
-write_json(FILE *out, struct trace *const *traces, size_t n)
+json_metrics(FILE *out, const struct analysis *a)
+{
+	const struct window_metrics *m = &a->m;
+
+	if (!a->has_window) {
+		fputs(",\n      \"gpu\": null, \"idle_breakdown\": null, \"gaps\": null", out);
+		return;
+	}
+	fprintf(out, ",\n      \"gpu\": {\"busy_ns\": %" PRId64 ", \"idle_ns\": %" PRId64
+	    ", \"compute_ns\": %" PRId64 ", \"comm_ns\": %" PRId64
+	    ", \"memory_ns\": %" PRId64 ", \"overlap_ns\": %" PRId64
+	    ", \"exposed_comm_ns\": %" PRId64 ", \"overlap_pct\": ",
+	    m->busy_ns, m->idle_ns, m->compute_ns, m->comm_ns, m->memory_ns,
+	    m->overlap_ns, m->exposed_comm_ns);
+	if (m->overlap_pct >= 0)
+		fprintf(out, "%.3f", m->overlap_pct);
+	else
+		fputs("null", out);
+	fprintf(out, "},\n      \"idle_breakdown\": {\"host_wait_ns\": %" PRId64
+	    ", \"kernel_wait_ns\": %" PRId64 ", \"other_ns\": %" PRId64 "}",
+	    m->idle_by_kind_ns[IDLE_HOST_WAIT], m->idle_by_kind_ns[IDLE_KERNEL_WAIT],
+	    m->idle_by_kind_ns[IDLE_OTHER]);
+	fprintf(out, ",\n      \"gaps\": {\"min_gap_ns\": %" PRId64 ", \"count\": %zu"
+	    ", \"total_ns\": %" PRId64 ", \"largest\": ", a->dev.min_gap_ns,
+	    m->gap_count, m->gap_total_ns);
+	if (m->ntop > 0)
+		fprintf(out, "{\"start_ns\": %" PRId64 ", \"dur_ns\": %" PRId64 "}",
+		    m->top[0].start_ns, m->top[0].dur_ns);
+	else
+		fputs("null", out);
+	fputs(", \"top\": [", out);
+	for (size_t i = 0; i < m->ntop; i++)
+		fprintf(out, "%s{\"start_ns\": %" PRId64 ", \"dur_ns\": %" PRId64 "}",
+		    i ? ", " : "", m->top[i].start_ns, m->top[i].dur_ns);
+	fputs("]}", out);
+}
+
+static void
+json_mfu(FILE *out, const struct analysis *a)
+{
+	const struct mfu_result *r = &a->mfu;
+
+	fputs(",\n      \"mfu\": {\"value\": ", out);
+	if (a->has_window && r->has_value)
+		fprintf(out, "%.4f", r->value);
+	else
+		fputs("null", out);
+	fputs(", \"source\": ", out);
+	if (a->has_window && r->source != NULL)
+		json_str(out, r->source);
+	else
+		fputs("null", out);
+	fputs(", \"peak_tflops\": ", out);
+	if (a->has_window && r->has_peak)
+		json_double(out, r->peak_tflops);
+	else
+		fputs("null", out);
+	fputs(", \"achieved_tflops\": ", out);
+	if (a->has_window && r->has_achieved)
+		fprintf(out, "%.3f", r->achieved_tflops);
+	else
+		fputs("null", out);
+	fputs(", \"reason\": ", out);
+	if (!a->has_window)
+		json_str(out, a->problem);
+	else if (!r->has_value)
+		json_str(out, r->reason);
+	else
+		fputs("null", out);
+	fputs("}", out);
+}
+
+static void
+json_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+{
+	const struct trace *t = a->t;
+	int first = 1;
+
+	fputs(",\n      \"steps\": [", out);
+	for (size_t i = 0; i < a->nsteps; i++) {
+		const struct step *s = &a->steps[i];
+		struct window_metrics m;
+
+		if (!analysis_in_window(a, o, s->start_ns, s->end_ns))
+			continue;
+		fprintf(out, "%s\n        {\"name\": ", first ? "" : ",");
+		first = 0;
+		json_str(out, trace_str(t, t->events[s->event].name));
+		fprintf(out, ", \"number\": %" PRId64 ", \"start_ns\": %" PRId64
+		    ", \"end_ns\": %" PRId64 ", \"gpu_start_ns\": ", s->number,
+		    s->start_ns, s->end_ns);
+		json_i64_or_null(out, s->has_gpu, s->gpu_start_ns);
+		fputs(", \"gpu_end_ns\": ", out);
+		json_i64_or_null(out, s->has_gpu, s->gpu_end_ns);
+		if (s->has_gpu)
+			metrics_window(&a->dev, s->gpu_start_ns, s->gpu_end_ns, &m);
+		fputs(", \"exposed_comm_ns\": ", out);
+		json_i64_or_null(out, s->has_gpu, s->has_gpu ? m.exposed_comm_ns : 0);
+		fputs(", \"idle_ns\": ", out);
+		json_i64_or_null(out, s->has_gpu, s->has_gpu ? m.idle_ns : 0);
+		fprintf(out, ", \"z\": %.3f, \"outlier\": %s}", s->z,
+		    s->outlier ? "true" : "false");
+	}
+	fputs(first ? "]" : "\n      ]", out);
+}
+
+static void
+json_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+{
+	const struct trace *t = a->t;
+	int first = 1;
+
+	fputs(",\n      \"layers\": [", out);
+	for (size_t i = 0; i < a->nlayers; i++) {
+		const struct layer *l = &a->layers[i];
+
+		if (!analysis_in_window(a, o, l->has_gpu ? l->gpu_start_ns : l->cpu_start_ns,
+		    l->has_gpu ? l->gpu_end_ns : l->cpu_end_ns))
+			continue;
+		fprintf(out, "%s\n        {\"name\": ", first ? "" : ",");
+		first = 0;
+		json_str(out, trace_str(t, l->name));
+		fprintf(out, ", \"phase\": \"%s\", \"source\": \"%s\", \"step\": ",
+		    layers_phase_name(l->phase), layers_source_name(l->source));
+		json_i64_or_null(out, l->step >= 0, l->step);
+		fprintf(out, ", \"cpu_start_ns\": %" PRId64 ", \"cpu_end_ns\": %" PRId64
+		    ", \"gpu_start_ns\": ", l->cpu_start_ns, l->cpu_end_ns);
+		json_i64_or_null(out, l->has_gpu, l->gpu_start_ns);
+		fputs(", \"gpu_end_ns\": ", out);
+		json_i64_or_null(out, l->has_gpu, l->gpu_end_ns);
+		fprintf(out, ", \"compute_ns\": %" PRId64 ", \"comm_ns\": %" PRId64
+		    ", \"exposed_comm_ns\": %" PRId64 ", \"own_comm_ns\": %" PRId64
+		    ", \"own_exposed_comm_ns\": %" PRId64
+		    ", \"estimate_exposed_ns\": %" PRId64 "}",
+		    l->compute_ns, l->comm_ns, l->exposed_comm_ns, l->own_comm_ns,
+		    l->own_exposed_comm_ns, l->estimate_exposed_ns);
+	}
+	fputs(first ? "]" : "\n      ]", out);
+}
+
+static void
+json_kernels(FILE *out, const struct analysis *a)
+{
+	fputs(",\n      \"kernels_top\": [", out);
+	for (size_t i = 0; i < a->ntop; i++) {
+		const struct kernel_total *k = &a->top[i];
+
+		fprintf(out, "%s\n        {\"name\": ", i ? "," : "");
+		json_str(out, trace_str(a->t, k->name));
+		fprintf(out, ", \"class\": \"%s\", \"count\": %" PRIu64
+		    ", \"total_ns\": %" PRId64 "}", trace_class_name(k->cls), k->count,
+		    k->total_ns);
+	}
+	fputs(a->ntop ? "\n      ]" : "]", out);
+}
+
+static void
+json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+{
+	const struct trace *t = a->t;
+	struct summary s;
+
+	summarise(t, &s);
+	fprintf(out, "    {\n      \"rank\": %" PRId64 ", \"device\": ", t->rank);
+	json_i64_or_null(out, a->device >= 0, a->device);
+	fputs(", \"path\": ", out);
+	json_str(out, t->path);
+	fputs(", \"rank_source\": ", out);
+	json_str(out, t->rank_source);
+	fprintf(out, ",\n      \"format\": \"%s\", \"events\": %" PRIu64
+	    ", \"world_size\": ", t->legacy_array ? "array" : "object", t->objects);
+	json_i64_or_null(out, t->world_size >= 0, t->world_size);
+	fputs(",\n", out);
+	json_loaded(out, t, &s);
+	fputs(",\n      \"window\": ", out);
+	json_interval(out, a->has_window, a->start_ns, a->end_ns);
+	if (!a->has_window) {
+		fputs(", \"problem\": ", out);
+		json_str(out, a->problem);
+	}
+	json_metrics(out, a);
+	json_mfu(out, a);
+	json_steps(out, a, o);
+	json_layers(out, a, o);
+	json_kernels(out, a);
+	json_tracks(out, t);
+	fputs("\n    }", out);
+	free(s.x_by_cat);
+}
+
+static void
+write_json(FILE *out, const struct analysis_opts *o, int64_t start,
+    const struct analysis *a, size_t n)
 {
 	fprintf(out, "{\n  \"version\": \"%s\",\n  \"trace_start_ns\": %" PRId64
-	    ",\n  \"window\": null,\n  \"ranks\": [\n", PACKAGE_VERSION,
-	    earliest(traces, n));
+	    ",\n  \"window\": ", PACKAGE_VERSION, start);
+	json_interval(out, o->window == WINDOW_ABSOLUTE, o->start_ns, o->end_ns);
+	if (o->window == WINDOW_STEP)
+		fprintf(out, ",\n  \"step\": %" PRId64, o->step);
+	fputs(",\n  \"ranks\": [\n", out);
 	for (size_t i = 0; i < n; i++) {
-		json_rank(out, traces[i]);
+		json_entry(out, &a[i], o);
 		fputs(i + 1 < n ? ",\n" : "\n", out);
 	}
 	fputs("  ]\n}\n", out);
 }
 
+/* ---- CSV ------------------------------------------------------------- */
+
 static void
-write_text_rank(FILE *out, const struct trace *t)
+write_csv(FILE *out, const struct analysis_opts *o, const struct analysis *a,
+    size_t n)
 {
+	fputs("rank,device,step,number,start_ns,end_ns,gpu_start_ns,gpu_end_ns,"
+	    "exposed_comm_ns,idle_ns,z,outlier\n", out);
+	for (size_t r = 0; r < n; r++) {
+		for (size_t i = 0; i < a[r].nsteps; i++) {
+			const struct step *s = &a[r].steps[i];
+			struct window_metrics m;
+
+			if (!analysis_in_window(&a[r], o, s->start_ns, s->end_ns))
+				continue;
+			memset(&m, 0, sizeof m);
+			if (s->has_gpu)
+				metrics_window(&a[r].dev, s->gpu_start_ns, s->gpu_end_ns, &m);
+			fprintf(out, "%" PRId64 ",%d,", a[r].t->rank, a[r].device);
+			csv_str(out, trace_str(a[r].t, a[r].t->events[s->event].name));
+			fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", s->number,
+			    s->start_ns, s->end_ns);
+			if (s->has_gpu)
+				fprintf(out, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64,
+				    s->gpu_start_ns, s->gpu_end_ns, m.exposed_comm_ns,
+				    m.idle_ns);
+			else
+				fputs(",,,", out);
+			fprintf(out, ",%.3f,%d\n", s->z, s->outlier);
+		}
+	}
+	fputs("\nrank,device,layer,phase,source,step,cpu_start_ns,cpu_end_ns,"
+	    "gpu_start_ns,gpu_end_ns,compute_ns,comm_ns,exposed_comm_ns,"
+	    "own_comm_ns,own_exposed_comm_ns,estimate_exposed_ns\n", out);
+	for (size_t r = 0; r < n; r++) {
+		for (size_t i = 0; i < a[r].nlayers; i++) {
+			const struct layer *l = &a[r].layers[i];
+
+			if (!analysis_in_window(&a[r], o,
+			    l->has_gpu ? l->gpu_start_ns : l->cpu_start_ns,
+			    l->has_gpu ? l->gpu_end_ns : l->cpu_end_ns))
+				continue;
+			fprintf(out, "%" PRId64 ",%d,", a[r].t->rank, a[r].device);
+			csv_str(out, trace_str(a[r].t, l->name));
+			fprintf(out, ",%s,%s,", layers_phase_name(l->phase),
+			    layers_source_name(l->source));
+			if (l->step >= 0)
+				fprintf(out, "%" PRId64, l->step);
+			fprintf(out, ",%" PRId64 ",%" PRId64 ",", l->cpu_start_ns,
+			    l->cpu_end_ns);
+			if (l->has_gpu)
+				fprintf(out, "%" PRId64 ",%" PRId64, l->gpu_start_ns,
+				    l->gpu_end_ns);
+			else
+				fputs(",", out);
+			fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			    ",%" PRId64 ",%" PRId64 "\n", l->compute_ns, l->comm_ns,
+			    l->exposed_comm_ns, l->own_comm_ns, l->own_exposed_comm_ns,
+			    l->estimate_exposed_ns);
+		}
+	}
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+static const char *
+dur(char *buf, size_t size, int64_t ns)
+{
+	return units_format(buf, size, ns);
+}
+
+static double
+pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void
+text_metrics(FILE *out, const struct analysis *a, int64_t origin)
+{
+	const struct window_metrics *m = &a->m;
+	int64_t w = a->end_ns - a->start_ns;
+	char b1[32], b2[32], b3[32];
+
+	fprintf(out, "  window +%s .. +%s (%s)\n",
+	    dur(b1, sizeof b1, a->start_ns - origin),
+	    dur(b2, sizeof b2, a->end_ns - origin), dur(b3, sizeof b3, w));
+	fprintf(out, "  busy %s (%.1f%%), idle %s (%.1f%%)\n",
+	    dur(b1, sizeof b1, m->busy_ns), pct(m->busy_ns, w),
+	    dur(b2, sizeof b2, m->idle_ns), pct(m->idle_ns, w));
+	fprintf(out, "  compute %s, comm %s, memory %s\n",
+	    dur(b1, sizeof b1, m->compute_ns), dur(b2, sizeof b2, m->comm_ns),
+	    dur(b3, sizeof b3, m->memory_ns));
+	fprintf(out, "  exposed comm (T_exposed) %s (%.1f%% of the window)",
+	    dur(b1, sizeof b1, m->exposed_comm_ns), pct(m->exposed_comm_ns, w));
+	if (m->overlap_pct >= 0)
+		fprintf(out, ", overlapped %s (%.1f%% of comm)\n",
+		    dur(b2, sizeof b2, m->overlap_ns), m->overlap_pct);
+	else
+		fputs(", no communication\n", out);
+	fprintf(out, "  idle: host wait %s, short kernel wait %s, other %s\n",
+	    dur(b1, sizeof b1, m->idle_by_kind_ns[IDLE_HOST_WAIT]),
+	    dur(b2, sizeof b2, m->idle_by_kind_ns[IDLE_KERNEL_WAIT]),
+	    dur(b3, sizeof b3, m->idle_by_kind_ns[IDLE_OTHER]));
+	fprintf(out, "  gaps >= %s: %zu, total %s",
+	    dur(b1, sizeof b1, a->dev.min_gap_ns), m->gap_count,
+	    dur(b2, sizeof b2, m->gap_total_ns));
+	if (m->ntop > 0)
+		fprintf(out, ", largest %s at +%s",
+		    dur(b1, sizeof b1, m->top[0].dur_ns),
+		    dur(b3, sizeof b3, m->top[0].start_ns - origin));
+	fputs("\n", out);
+	if (a->mfu.has_value)
+		fprintf(out, "  MFU %.1f%% (%s, peak %.0f TFLOP/s)\n",
+		    100.0 * a->mfu.value, a->mfu.source, a->mfu.peak_tflops);
+	else
+		fprintf(out, "  MFU unknown: %s\n", a->mfu.reason);
+	if (a->mfu.has_achieved)
+		fprintf(out, "  achieved %.1f TFLOP/s\n", a->mfu.achieved_tflops);
+}
+
+static void
+text_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+{
+	char b1[32], b2[32], b3[32];
+	int any = 0;
+
+	for (size_t i = 0; i < a->nsteps; i++) {
+		const struct step *s = &a->steps[i];
+		struct window_metrics m;
+
+		if (!analysis_in_window(a, o, s->start_ns, s->end_ns))
+			continue;
+		if (!any)
+			fputs("  steps:           time   exposed      idle\n", out);
+		any = 1;
+		memset(&m, 0, sizeof m);
+		if (s->has_gpu)
+			metrics_window(&a->dev, s->gpu_start_ns, s->gpu_end_ns, &m);
+		fprintf(out, "    %-10s %10s %9s %9s%s\n",
+		    trace_str(a->t, a->t->events[s->event].name) + strlen("Profiler"),
+		    dur(b1, sizeof b1, s->end_ns - s->start_ns),
+		    s->has_gpu ? dur(b2, sizeof b2, m.exposed_comm_ns) : "-",
+		    s->has_gpu ? dur(b3, sizeof b3, m.idle_ns) : "-",
+		    s->outlier ? "   << outlier" : "");
+	}
+}
+
+static int
+by_own_exposed(const void *pa, const void *pb)
+{
+	const struct layer *a = *(const struct layer *const *)pa;
+	const struct layer *b = *(const struct layer *const *)pb;
+
+	if (a->own_exposed_comm_ns != b->own_exposed_comm_ns)
+		return a->own_exposed_comm_ns > b->own_exposed_comm_ns ? -1 : 1;
+	return a->cpu_start_ns < b->cpu_start_ns ? -1 : a->cpu_start_ns > b->cpu_start_ns;
+}
+
+static void
+text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+{
+	const struct layer **v = xcalloc(a->nlayers + 1, sizeof *v);
+	size_t n = 0;
+	char b1[32], b2[32], b3[32];
+
+	for (size_t i = 0; i < a->nlayers; i++) {
+		const struct layer *l = &a->layers[i];
+
+		if (analysis_in_window(a, o, l->has_gpu ? l->gpu_start_ns : l->cpu_start_ns,
+		    l->has_gpu ? l->gpu_end_ns : l->cpu_end_ns))
+			v[n++] = l;
+	}
+	if (n > 0) {
+		qsort(v, n, sizeof *v, by_own_exposed);
+		fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
+		for (size_t i = 0; i < n && i < 5 && v[i]->own_exposed_comm_ns > 0; i++) {
+			fputs("    ", out);
+			text_str(out, trace_str(a->t, v[i]->name));
+			fprintf(out, " %s", layers_phase_name(v[i]->phase));
+			if (v[i]->step >= 0)
+				fprintf(out, " step %" PRId64, v[i]->step);
+			fprintf(out, ": own exposed %s, exposed in extent %s, comm %s\n",
+			    dur(b1, sizeof b1, v[i]->own_exposed_comm_ns),
+			    dur(b2, sizeof b2, v[i]->exposed_comm_ns),
+			    dur(b3, sizeof b3, v[i]->comm_ns));
+		}
+	}
+	free(v);
+}
+
+static void
+text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
+    int64_t origin)
+{
+	const struct trace *t = a->t;
 	struct summary s;
-	char a[32], b[32];
+	char b1[32];
 
 	summarise(t, &s);
 	text_str(out, t->path);
 	fprintf(out, "\n  rank %" PRId64 " (from %s)", t->rank, t->rank_source);
 	if (t->world_size >= 0)
 		fprintf(out, " of %" PRId64, t->world_size);
+	if (a->device >= 0)
+		fprintf(out, ", device %d", a->device);
 	if (t->ndevices > 0) {
 		fputs(", ", out);
 		text_str(out, trace_str(t, t->devices[0].name));
 	}
 	fprintf(out, "\n  %" PRIu64 " events, %zu tracks, %" PRIu64
-	    " GPU activities (%" PRIu64 " linked to their launch)\n",
+	    " GPU activities (%" PRIu64 " linked to their launch)",
 	    t->objects, t->ntracks, s.activities, s.linked);
 	if (t->nevents > 0)
-		fprintf(out, "  span %s", units_format(a, sizeof a, t->end_ns - t->start_ns));
-	if (s.activities > 0)
-		fprintf(out, ", GPU window %s from +%s",
-		    units_format(a, sizeof a, s.gpu_end_ns - s.gpu_start_ns),
-		    units_format(b, sizeof b, s.gpu_start_ns - t->start_ns));
-	if (t->nevents > 0)
-		fputs("\n", out);
+		fprintf(out, ", span %s", dur(b1, sizeof b1, t->end_ns - t->start_ns));
+	fputs("\n", out);
 #define X(f, k, txt) \
 	if (t->warn.f != 0) \
 		fprintf(out, "  warning: %" PRIu64 " %s\n", t->warn.f, txt);
@@ -234,6 +614,22 @@ write_text_rank(FILE *out, const struct trace *t)
 		fputs("  stopped: ", out);
 		text_str(out, t->stop_reason);
 		fputs("\n", out);
+	}
+	if (a->has_window)
+		text_metrics(out, a, origin);
+	else
+		fprintf(out, "  no window: %s\n", a->problem);
+	text_steps(out, a, o);
+	text_layers(out, a, o);
+	if (a->ntop > 0) {
+		fputs("  top kernels:\n", out);
+		for (size_t i = 0; i < a->ntop && i < 5; i++) {
+			fprintf(out, "    %10s %6" PRIu64 "x %-7s ",
+			    dur(b1, sizeof b1, a->top[i].total_ns), a->top[i].count,
+			    trace_class_name(a->top[i].cls));
+			text_str(out, trace_str(t, a->top[i].name));
+			fputs("\n", out);
+		}
 	}
 	fputs("  tracks:\n", out);
 	for (size_t i = 0; i < t->ntracks; i++) {
@@ -257,17 +653,23 @@ write_text_rank(FILE *out, const struct trace *t)
 }
 
 int
-report_write(FILE *out, enum report_format fmt, struct trace *const *traces,
-    size_t n)
+report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts,
+    int64_t trace_start_ns, const struct analysis *a, size_t n)
 {
-	if (fmt == REPORT_JSON) {
-		write_json(out, traces, n);
-	} else {
+	switch (fmt) {
+	case REPORT_JSON:
+		write_json(out, opts, trace_start_ns, a, n);
+		break;
+	case REPORT_CSV:
+		write_csv(out, opts, a, n);
+		break;
+	case REPORT_TEXT:
 		for (size_t i = 0; i < n; i++) {
 			if (i > 0)
 				fputs("\n", out);
-			write_text_rank(out, traces[i]);
+			text_entry(out, &a[i], opts, trace_start_ns);
 		}
+		break;
 	}
 	fflush(out);
 	return ferror(out) ? -1 : 0;

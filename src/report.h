@@ -1,29 +1,35 @@
 /*
  * report — the non-interactive output of gantty --report.
  *
- * Writes what was loaded (and, as the analysis grows, what it found) for a
- * set of loaded traces, as readable text or as the JSON object of SPEC §5.
- * Times in JSON are absolute int64 ns; keys are added, never renamed.  The
- * traces are only read.
+ * Writes, for each analysed (rank, device), what was loaded and what the
+ * analysis found for its window: as readable text, as the JSON object of
+ * SPEC §5, or as CSV (the step table, a blank line, the layer table).  Times
+ * in JSON and CSV are absolute int64 ns; keys are added, never renamed.  The
+ * analyses are only read.
  */
 #ifndef GANTTY_REPORT_H
 #define GANTTY_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-struct trace;
+struct analysis;
+struct analysis_opts;
 
 enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
+	REPORT_CSV,
 };
 
 /*
- * Writes the report of traces[0..n) to out.  Returns 0, or -1 if writing
+ * Writes the report of a[0..n) to out.  trace_start_ns is the earliest event
+ * of all loaded traces (the origin of --window).  Returns 0, or -1 if writing
  * failed (errno set).
  */
-int report_write(FILE *out, enum report_format fmt, struct trace *const *traces,
-    size_t n);
+int report_write(FILE *out, enum report_format fmt,
+    const struct analysis_opts *opts, int64_t trace_start_ns,
+    const struct analysis *a, size_t n);
 
 #endif

@@ -52,7 +52,10 @@ size_t steps_find(const struct gpu_device *d, struct step **out);
 void steps_outliers(struct step *s, size_t n);
 /*
  * Returns the index of the step whose CPU span contains ts_ns (the latest
- * starting one if spans overlap), or -1.  s sorted by start.  O(log n).
+ * starting one if spans overlap), or -1.  s sorted by start.  O(log n):
+ * only the latest step starting at or before ts_ns is looked at, so where
+ * spans overlap, an earlier, longer step holding ts_ns after that one ended
+ * is not found (real traces' steps do not overlap).
  */
 long steps_at(const struct step *s, size_t n, int64_t ts_ns);
 

@@ -24,4 +24,19 @@ assert [x["rank"] for x in r] == list(range(8)), [x["rank"] for x in r]
 assert all(x["path"].endswith(".pt.trace.json") for x in r)
 ' "$tmp/dlrm.json"
 
+# Window, busy, idle, compute, comm, overlap and exposed comm per (rank,
+# device), against an independent sweep in Python, to the nanosecond: the
+# 8-rank DLRM job and the multi-stream NCCL traces.
+h=$corpus/hta/tests/data
+check "DLRM metrics equal an independent computation" \
+	"$PYTHON3" "$top_srcdir/tests/metrics_check.py" "$GANTTY" "$dlrm"/*.json
+check "NCCL trace metrics equal an independent computation" \
+	"$PYTHON3" "$top_srcdir/tests/metrics_check.py" "$GANTTY" \
+	"$h/negative_queue_length_values_check/rank0.json.gz" \
+	"$h/nccl_parser_config/nccl_data.json.gz" \
+	"$h/trace_diff/control/control.json.gz" \
+	"$h/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz" \
+	"$corpus/tracelens/tests/traces/mi300/ddp_resnet18_no_pool/train_resnet18.json.gz" \
+	"$corpus/kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz"
+
 finish

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Golden checks of --report on generated FSDP2 traces: the injected slow
+# step, stall, exposed all-gather and straggler are found where the
+# generator's manifest says, step GPU extents match it to the nanosecond, and
+# the window options, MFU flags and CSV output behave.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+if [ -z "$PYTHON3" ]; then
+	echo "skip: python3 is needed to read the reports" >&2
+	exit 77
+fi
+"$GEN_TRACE" --ranks=2 --seed=1 --out="$tmp/run" --manifest="$tmp/manifest.json" >/dev/null ||
+	{ echo "gen-trace failed"; exit 1; }
+m=$tmp/manifest.json
+
+"$GANTTY" --report --format=json -q "$tmp/run" >"$tmp/all.json"
+check "report of the generated run" test $? -eq 0
+
+# py NAME CODE: runs CODE with rep (the report), man (the manifest) loaded.
+py() {
+	name=$1 code=$2 rep=${3:-$tmp/all.json}
+	check "$name" "$PYTHON3" -c "
+import json, sys
+rep = json.load(open(sys.argv[1])); man = json.load(open(sys.argv[2]))
+ranks = {r['rank']: r for r in rep['ranks']}
+$code" "$rep" "$m"
+}
+
+py "step GPU extents equal the manifest" '
+for pr in man["per_rank"]:
+    got = [(s["number"], s["gpu_start_ns"], s["gpu_end_ns"]) for s in ranks[pr["rank"]]["steps"]]
+    want = [(s["number"], s["gpu_start_ns"], s["gpu_end_ns"]) for s in pr["steps"]]
+    assert got == want, (got, want)'
+py "the slow step is the only outlier" '
+for r in ranks.values():
+    out = [s["number"] for s in r["steps"] if s["outlier"]]
+    assert out == [man["slow_step"]["number"]], out'
+py "busy + idle = window, exposed = comm - overlap" '
+for r in ranks.values():
+    g, w = r["gpu"], r["window"]
+    assert g["busy_ns"] + g["idle_ns"] == w["end_ns"] - w["start_ns"]
+    assert g["exposed_comm_ns"] == g["comm_ns"] - g["overlap_ns"]
+    ib = r["idle_breakdown"]
+    assert ib["host_wait_ns"] + ib["kernel_wait_ns"] + ib["other_ns"] == g["idle_ns"], ib'
+py "the straggler waits least in NCCL" '
+s = man["straggler_rank"]
+assert all(ranks[s]["gpu"]["comm_ns"] < r["gpu"]["comm_ns"] for k, r in ranks.items() if k != s)'
+py "the injected all-gather is the worst own exposed forward layer of its step" '
+x = man["exposed_allgather"]
+r = ranks[x["rank"]]
+fwd = [l for l in r["layers"] if l["step"] == x["step"] and l["phase"] == "forward"]
+worst = max(fwd, key=lambda l: l["own_exposed_comm_ns"])
+assert (worst["name"], worst["phase"]) == (x["layer"], x["phase"]), worst
+assert abs(worst["own_exposed_comm_ns"] - x["exposed_ns"]) <= x["exposed_ns"] // 20, (worst, x)'
+py "layers come in execution order, forward then backward" '
+for r in ranks.values():
+    starts = [l["cpu_start_ns"] for l in r["layers"]]
+    assert starts == sorted(starts)
+    s12 = [(l["name"], l["phase"]) for l in r["layers"] if l["step"] == 12]
+    assert s12[:4] == [("layers.%d" % i, "forward") for i in range(4)], s12
+    assert s12[4:] == [("layers.%d" % i, "backward") for i in (3, 2, 1, 0)], s12'
+
+
+"$GANTTY" --report --format=json -q --step=13 --rank=0 "$tmp/run" >"$tmp/step.json"
+check "--step=13 --rank=0" test $? -eq 0
+py "the stall is the largest gap of its step" '
+assert len(rep["ranks"]) == 1 and rep["ranks"][0]["rank"] == 0
+r = rep["ranks"][0]; x = man["stall"]
+assert x["step"] == 13 and rep["step"] == 13
+s13 = [s for s in man["per_rank"][0]["steps"] if s["number"] == 13][0]
+assert (r["window"]["start_ns"], r["window"]["end_ns"]) == (s13["gpu_start_ns"], s13["gpu_end_ns"])
+assert r["gaps"]["largest"] == {"start_ns": x["gap_start_ns"], "dur_ns": x["gap_ns"]}, r["gaps"]["largest"]
+assert r["gaps"]["top"][1]["dur_ns"] == x["next_largest_gap_ns"], r["gaps"]["top"][:2]
+assert [s["number"] for s in r["steps"]] == [13]' "$tmp/step.json"
+
+"$GANTTY" --report --format=json -q --window=100ms:150ms "$tmp/run" >"$tmp/win.json"
+check "--window" test $? -eq 0
+py "--window is absolute from the earliest event" '
+w = rep["window"]; t0 = rep["trace_start_ns"]
+assert (w["start_ns"], w["end_ns"]) == (t0 + 100000000, t0 + 150000000), w
+for r in rep["ranks"]:
+    assert r["window"] == w
+    assert r["gpu"]["busy_ns"] + r["gpu"]["idle_ns"] == 50000000
+    for s in r["steps"]:
+        assert s["start_ns"] < w["end_ns"] and s["end_ns"] > w["start_ns"]' "$tmp/win.json"
+
+F=$(sed -n 's/.*"op_flops_per_step": \([0-9]*\).*/\1/p' "$m")
+"$GANTTY" --report --format=json -q --flops-per-step="$F" "$tmp/run" >"$tmp/mfu.json"
+py "MFU from --flops-per-step" '
+for r in rep["ranks"]:
+    w = r["window"]["end_ns"] - r["window"]["start_ns"]
+    want = len(r["steps"]) * man["op_flops_per_step"] / 2 / (w * 1e-9 * 989.4e12)
+    assert r["mfu"]["source"] == "model", r["mfu"]
+    assert abs(r["mfu"]["value"] - want) < 1e-4, (r["mfu"], want)' "$tmp/mfu.json"
+py "MFU from op flops without model flags" '
+for r in ranks.values():
+    assert r["mfu"]["source"] == "op_flops" and r["mfu"]["value"] > 0, r["mfu"]
+    assert r["mfu"]["peak_tflops"] > 900, r["mfu"]'
+
+"$GANTTY" --report --format=csv -q "$tmp/run" >"$tmp/all.csv"
+check "CSV: 16 steps then 128 layers" "$PYTHON3" -c '
+import sys
+steps, layers = open(sys.argv[1]).read().split("\n\n")
+s, l = steps.strip().split("\n"), layers.strip().split("\n")
+assert s[0].startswith("rank,device,step,number,") and len(s) == 1 + 16, len(s)
+assert l[0].startswith("rank,device,layer,phase,") and len(l) == 1 + 2 * 8 * 8, len(l)' "$tmp/all.csv"
+
+"$GANTTY" --report --step=99 "$tmp/run" >"$tmp/out" 2>"$tmp/err"
+check "a missing step is reported, not fatal" grep -q "no ProfilerStep#99" "$tmp/err"
+"$GANTTY" --report --rank=7 "$tmp/run" >"$tmp/out" 2>"$tmp/err"
+check "a missing rank fails" test $? -eq 1
+"$GANTTY" --report --window=5ms "$tmp/run" >"$tmp/out" 2>"$tmp/err"
+check "a window without ':' is a usage error" test $? -eq 2
+"$GANTTY" --report --model-params=7B "$tmp/run" >"$tmp/out" 2>"$tmp/err"
+check "--model-params needs --tokens-per-step" test $? -eq 2
+
+finish

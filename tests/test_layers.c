@@ -1,0 +1,667 @@
+/* Layers: FSDP2, FSDP1, nn.Module and pattern layers and their costs. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "layers.h"
+#include "load.h"
+#include "metrics.h"
+#include "steps.h"
+#include "trace.h"
+
+/*
+ * A tiny trace writer (as in test_steps.c): JSON text with times in whole
+ * microseconds, loaded from a temporary file.  CPU events in pid 100
+ * (tid 1 main, tid 2 autograd); GPU activity of device 0 on stream 7
+ * (compute) and 22 (NCCL).
+ */
+static FILE *jf;
+static char *jtext;
+static size_t jlen;
+static int jcount;
+
+static void
+j_begin(void)
+{
+	jf = open_memstream(&jtext, &jlen);
+	cr_assert_not_null(jf);
+	fputs("{\"traceEvents\": [\n", jf);
+	jcount = 0;
+}
+
+static void
+j_sep(void)
+{
+	if (jcount++ > 0)
+		fputs(",\n", jf);
+}
+
+static void
+cpu(const char *cat, const char *name, int tid, long long ts, long long dur)
+{
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": 100,"
+	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld}", cat, name, tid, ts, dur);
+}
+
+/* A user_annotation on tid, [ts, end). */
+static void
+ann(const char *name, int tid, long long ts, long long end)
+{
+	cpu("user_annotation", name, tid, ts, end - ts);
+}
+
+static void
+step(int n, long long ts, long long end)
+{
+	char name[64];
+
+	snprintf(name, sizeof name, "ProfilerStep#%d", n);
+	ann(name, 1, ts, end);
+}
+
+static int next_corr = 1;
+
+/*
+ * A cudaLaunchKernel of 1 us at launch_ts on tid, and the kernel it
+ * launched on device 0 at [ts, end): a collective on stream 22 when its
+ * name has "nccl", else compute on stream 7.
+ */
+static void
+kernel(int tid, long long launch_ts, const char *name, long long ts,
+    long long end)
+{
+	int corr = next_corr++;
+	int stream = strstr(name, "nccl") ? 22 : 7;
+
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\","
+	    " \"pid\": 100, \"tid\": %d, \"ts\": %lld, \"dur\": 1,"
+	    " \"args\": {\"correlation\": %d}},\n", tid, launch_ts, corr);
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0,"
+	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld, \"args\": {\"device\": 0,"
+	    " \"stream\": %d, \"correlation\": %d}}", name, stream, ts, end - ts,
+	    stream, corr);
+}
+
+static void
+j_load(struct trace *t)
+{
+	char path[] = "/tmp/gantty-layers-XXXXXX";
+	struct load_error err;
+	int fd, rc;
+
+	fputs("\n]}\n", jf);
+	cr_assert_eq(fclose(jf), 0);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, jtext, jlen), (ssize_t)jlen);
+	close(fd);
+	free(jtext);
+	rc = load_trace(t, path, NULL, &err);
+	unlink(path);
+	cr_assert_eq(rc, 0, "load failed: %s", err.msg);
+}
+
+#define US 1000LL
+
+/* Everything one test needs: the trace, device 0, its steps and layers. */
+struct fix {
+	struct trace t;
+	struct gpu_device d;
+	struct step *s;
+	size_t ns;
+	struct layer *l;
+	size_t nl;
+};
+
+static void
+fix_find(struct fix *f, const char *pattern)
+{
+	regex_t re;
+
+	metrics_build(&f->d, &f->t, 0, METRICS_DEFAULT_MIN_GAP_NS);
+	f->ns = steps_find(&f->d, &f->s);
+	if (pattern) {
+		cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED), 0);
+		f->nl = layers_find(&f->d, f->s, f->ns, &re, &f->l);
+		regfree(&re);
+	} else {
+		f->nl = layers_find(&f->d, f->s, f->ns, NULL, &f->l);
+	}
+}
+
+static void
+fix_free(struct fix *f)
+{
+	free(f->s);
+	free(f->l);
+	metrics_free(&f->d);
+	trace_free(&f->t);
+}
+
+/* Expected values of one layer; times in us, -1 for "no GPU extent". */
+struct want {
+	const char *name;
+	enum layer_phase phase;
+	long long step;
+	long long cpu_start, cpu_end;
+	long long gpu_start, gpu_end;
+	long long compute, comm, exposed, own, own_exposed, estimate;
+};
+
+static void
+check(const struct fix *f, size_t i, enum layer_source src, const struct want *w)
+{
+	const struct layer *l = &f->l[i];
+
+	cr_assert_lt(i, f->nl);
+	cr_assert_str_eq(trace_str(&f->t, l->name), w->name, "layer %zu", i);
+	cr_assert_eq(l->phase, w->phase, "layer %zu (%s) phase", i, w->name);
+	cr_assert_eq(l->source, src, "layer %zu (%s) source", i, w->name);
+	cr_assert_eq(l->step, w->step, "layer %zu (%s) step", i, w->name);
+	cr_assert_eq(l->cpu_start_ns, w->cpu_start * US, "layer %zu (%s) cpu start %lld",
+	    i, w->name, (long long)l->cpu_start_ns);
+	cr_assert_eq(l->cpu_end_ns, w->cpu_end * US, "layer %zu (%s) cpu end %lld",
+	    i, w->name, (long long)l->cpu_end_ns);
+	if (w->gpu_start < 0) {
+		cr_assert_not(l->has_gpu, "layer %zu (%s) has a GPU extent", i, w->name);
+		cr_assert_eq(l->gpu_start_ns, 0);
+		cr_assert_eq(l->gpu_end_ns, 0);
+	} else {
+		cr_assert(l->has_gpu, "layer %zu (%s) has no GPU extent", i, w->name);
+		cr_assert_eq(l->gpu_start_ns, w->gpu_start * US, "layer %zu (%s) gpu start %lld",
+		    i, w->name, (long long)l->gpu_start_ns);
+		cr_assert_eq(l->gpu_end_ns, w->gpu_end * US, "layer %zu (%s) gpu end %lld",
+		    i, w->name, (long long)l->gpu_end_ns);
+	}
+	cr_assert_eq(l->compute_ns, w->compute * US, "layer %zu (%s) compute %lld",
+	    i, w->name, (long long)l->compute_ns);
+	cr_assert_eq(l->comm_ns, w->comm * US, "layer %zu (%s) comm %lld",
+	    i, w->name, (long long)l->comm_ns);
+	cr_assert_eq(l->exposed_comm_ns, w->exposed * US, "layer %zu (%s) exposed %lld",
+	    i, w->name, (long long)l->exposed_comm_ns);
+	cr_assert_eq(l->own_comm_ns, w->own * US, "layer %zu (%s) own %lld",
+	    i, w->name, (long long)l->own_comm_ns);
+	cr_assert_eq(l->own_exposed_comm_ns, w->own_exposed * US,
+	    "layer %zu (%s) own exposed %lld", i, w->name,
+	    (long long)l->own_exposed_comm_ns);
+	cr_assert_eq(l->estimate_exposed_ns, w->estimate * US,
+	    "layer %zu (%s) estimate %lld", i, w->name,
+	    (long long)l->estimate_exposed_ns);
+}
+
+/*
+ * A small FSDP2 step: the root and two units, forward on the main thread,
+ * backward on the autograd thread.
+ *
+ *   main   [2,8) FSDP::pre_forward ()            (root)
+ *          [10,60) FSDP::pre_forward (layers.0)
+ *            [12,20) all_gather (layers.0): launch 14 -> AG0  nccl [20,50)
+ *            [22,30) all_gather_copy_out (layers.0): 24 -> copy0 [50,55)
+ *            [35,45) all_gather (layers.1): 38 -> AG1 nccl [55,85)  (prefetch)
+ *          launch 62 -> F0 [55,100)
+ *          [70,75) FSDP::post_forward (layers.0)
+ *          [80,90) FSDP::pre_forward (layers.1)
+ *            [82,86) all_gather_copy_out (layers.1): 83 -> copy1 [100,105)
+ *          launch 92 -> F1 [105,150)
+ *          [95,100) FSDP::post_forward (layers.1)
+ *          [150,160) FSDP::post_forward               (root, bare form)
+ *          launch 500 -> AR nccl [500,520)             (no hook owns it)
+ *   autograd
+ *          [200,220) FSDP::pre_backward (layers.1)
+ *            [202,210) all_gather (layers.1): 204 -> AG1b nccl [230,260)
+ *            [211,219) FSDP::backward_prefetch for layers.0
+ *              [212,218) all_gather (layers.0): 214 -> AG0b nccl [260,290)
+ *          launch 222 -> B1 [260,300)
+ *          [230,235) post_backward_reshard (layers.1)
+ *          [236,250) post_backward_reduce (layers.1): 240 -> RS1 nccl [300,340)
+ *          [260,270) FSDP::pre_backward (layers.0)
+ *          launch 272 -> B0 [310,330)
+ *          [280,282) post_backward_accumulate (layers.0)
+ *          [285,295) post_backward_reduce (layers.0): 290 -> RS0 nccl [340,380)
+ *
+ * U_comp = [50,150) + [260,300) + [310,330);
+ * U_comm = [20,50) + [55,85) + [230,290) + [300,380) + [500,520).
+ */
+static void
+fsdp2_trace(struct trace *t)
+{
+	next_corr = 1;
+	j_begin();
+	step(1, 0, 1000);
+	ann("FSDP::pre_forward ()", 1, 2, 8);
+	ann("FSDP::root_pre_forward", 1, 3, 7);
+	cpu("python_function", "nn.Module: Block_0", 1, 9, 67);
+	ann("FSDP::pre_forward (layers.0)", 1, 10, 60);
+	ann("FSDP::all_gather (layers.0)", 1, 12, 20);
+	kernel(1, 14, "ncclDevKernel_AllGather_RING_LL", 20, 50);
+	ann("FSDP::all_gather_copy_out (layers.0)", 1, 22, 30);
+	kernel(1, 24, "copy_out_0", 50, 55);
+	ann("FSDP::all_gather (layers.1)", 1, 35, 45);
+	kernel(1, 38, "ncclDevKernel_AllGather_RING_LL", 55, 85);
+	kernel(1, 62, "gemm_fwd_0", 55, 100);
+	ann("FSDP::post_forward (layers.0)", 1, 70, 75);
+	ann("FSDP::pre_forward (layers.1)", 1, 80, 90);
+	ann("FSDP::all_gather_copy_out (layers.1)", 1, 82, 86);
+	kernel(1, 83, "copy_out_1", 100, 105);
+	kernel(1, 92, "gemm_fwd_1", 105, 150);
+	ann("FSDP::post_forward (layers.1)", 1, 95, 100);
+	ann("FSDP::post_forward", 1, 150, 160);
+	kernel(1, 500, "ncclDevKernel_AllReduce_RING_LL", 500, 520);
+
+	ann("FSDP::pre_backward (layers.1)", 2, 200, 220);
+	ann("FSDP::all_gather (layers.1)", 2, 202, 210);
+	kernel(2, 204, "ncclDevKernel_AllGather_RING_LL", 230, 260);
+	ann("FSDP::backward_prefetch for layers.0", 2, 211, 219);
+	ann("FSDP::all_gather (layers.0)", 2, 212, 218);
+	kernel(2, 214, "ncclDevKernel_AllGather_RING_LL", 260, 290);
+	kernel(2, 222, "gemm_bwd_1", 260, 300);
+	ann("FSDP::post_backward_reshard (layers.1)", 2, 230, 235);
+	ann("FSDP::post_backward_reduce (layers.1)", 2, 236, 250);
+	kernel(2, 240, "ncclDevKernel_ReduceScatter_RING_LL", 300, 340);
+	ann("FSDP::pre_backward (layers.0)", 2, 260, 270);
+	kernel(2, 272, "gemm_bwd_0", 310, 330);
+	ann("FSDP::post_backward_accumulate (layers.0)", 2, 280, 282);
+	ann("FSDP::post_backward_reduce (layers.0)", 2, 285, 295);
+	kernel(2, 290, "ncclDevKernel_ReduceScatter_RING_LL", 340, 380);
+	ann("FSDP::root_post_backward", 2, 300, 310);
+	j_load(t);
+}
+
+Test(layers, fsdp2_hand_computed)
+{
+	/*
+	 * (root) forward [2,160): launches 14..92 -> GPU [20,150); compute
+	 *   [50,150) = 100; comm [20,50) + [55,85) = 60; exposed [20,50) = 30;
+	 *   estimate max(0, 60 - 100) = 0; no collective under a root hook.
+	 * layers.0 forward [10,75): launches 14, 24, 38, 62 -> GPU [20,100);
+	 *   compute [50,100) = 50; comm 30 + 30 = 60; exposed [20,50) = 30
+	 *   (AG1 hides under F0); estimate 60 - 50 = 10.  Own: AG0 only (AG1
+	 *   sits in all_gather (layers.1)): 30, exposed 30.
+	 * layers.1 forward [80,100): launches 83, 92 -> GPU [100,150);
+	 *   compute 50, no comm.  Own: the prefetched AG1 [55,85), hidden
+	 *   under F0: own 30, own exposed 0.
+	 * layers.1 backward [200,250) (to the end of post_backward_reduce):
+	 *   launches 204, 214, 222, 240 -> GPU [230,340); compute B1 40 + B0
+	 *   20 = 60; comm [230,290) + [300,340) = 100; exposed [230,260) +
+	 *   [300,310) + [330,340) = 50; estimate 40.  Own: AG1b + RS1 = 30 +
+	 *   40 = 70, exposed 30 + 20 = 50 (AG0b, prefetched here, is layers.0's).
+	 * layers.0 backward [260,295): launches 272, 290 -> GPU [310,380);
+	 *   compute 20; comm [310,380) = 70 (RS1's tail shows up here too);
+	 *   exposed 50; estimate 50.  Own: AG0b [260,290) (hidden under B1)
+	 *   + RS0 [340,380) = 70, exposed 0 + 40 = 40.
+	 */
+	static const struct want w[] = {
+		{ "(root)", LAYER_FORWARD, 1, 2, 160, 20, 150, 100, 60, 30, 0, 0, 0 },
+		{ "layers.0", LAYER_FORWARD, 1, 10, 75, 20, 100, 50, 60, 30, 30, 30, 10 },
+		{ "layers.1", LAYER_FORWARD, 1, 80, 100, 100, 150, 50, 0, 0, 30, 0, 0 },
+		{ "layers.1", LAYER_BACKWARD, 1, 200, 250, 230, 340, 60, 100, 50, 70, 50, 40 },
+		{ "layers.0", LAYER_BACKWARD, 1, 260, 295, 310, 380, 20, 70, 50, 70, 40, 50 },
+	};
+	struct fix f;
+
+	fsdp2_trace(&f.t);
+	fix_find(&f, NULL);
+	cr_assert_eq(f.ns, 1);
+	cr_assert_eq(f.nl, 5, "got %zu layers", f.nl);
+	for (size_t i = 0; i < 5; i++)
+		check(&f, i, LAYER_FSDP2, &w[i]);
+	/* The interned names are shared: one id per fqn. */
+	cr_assert_eq(f.l[1].name, f.l[4].name);
+	cr_assert_eq(f.l[2].name, f.l[3].name);
+	fix_free(&f);
+}
+
+/*
+ * Occurrences, unpaired and cross-step hooks, on the main thread:
+ *   step 1 [0,100)
+ *     layers.0 pre_forward [10,20) > all_gather [11,15): 12 -> AG [30,40);
+ *       post_forward [20,25)
+ *     layers.5 pre_forward [30,33), never closed
+ *     layers.7 pre_backward [40,42), post_backward_reshard [43,44),
+ *       pre_backward [45,46), post_backward_reduce [47,49): two backwards
+ *     layers.0 pre_backward [50,55), post_backward_reduce [60,70):
+ *       65 -> RS [80,90)
+ *     layers.6 pre_forward [90,95), whose post_forward is in step 2
+ *   step 2 [100,200)
+ *     layers.6 post_forward [102,104): pairs with nothing
+ *     layers.0 again, 100 later: AG [130,140), RS [180,190)
+ * No compute anywhere: every collective is exposed.
+ */
+Test(layers, fsdp2_occurrences_and_unpaired_hooks)
+{
+	static const struct want w[] = {
+		{ "layers.0", LAYER_FORWARD, 1, 10, 25, 30, 40, 0, 10, 10, 10, 10, 10 },
+		{ "layers.5", LAYER_FORWARD, 1, 30, 33, -1, -1, 0, 0, 0, 0, 0, 0 },
+		{ "layers.7", LAYER_BACKWARD, 1, 40, 44, -1, -1, 0, 0, 0, 0, 0, 0 },
+		{ "layers.7", LAYER_BACKWARD, 1, 45, 49, -1, -1, 0, 0, 0, 0, 0, 0 },
+		{ "layers.0", LAYER_BACKWARD, 1, 50, 70, 80, 90, 0, 10, 10, 10, 10, 10 },
+		{ "layers.6", LAYER_FORWARD, 1, 90, 95, -1, -1, 0, 0, 0, 0, 0, 0 },
+		{ "layers.0", LAYER_FORWARD, 2, 110, 125, 130, 140, 0, 10, 10, 10, 10, 10 },
+		{ "layers.0", LAYER_BACKWARD, 2, 150, 170, 180, 190, 0, 10, 10, 10, 10, 10 },
+	};
+	struct fix f;
+
+	next_corr = 1;
+	j_begin();
+	step(1, 0, 100);
+	step(2, 100, 200);
+	for (int k = 0; k < 2; k++) {
+		long long o = 100 * k;
+
+		ann("FSDP::pre_forward (layers.0)", 1, o + 10, o + 20);
+		ann("FSDP::all_gather (layers.0)", 1, o + 11, o + 15);
+		kernel(1, o + 12, "ncclDevKernel_AllGather", o + 30, o + 40);
+		ann("FSDP::post_forward (layers.0)", 1, o + 20, o + 25);
+		ann("FSDP::pre_backward (layers.0)", 1, o + 50, o + 55);
+		ann("FSDP::post_backward_reduce (layers.0)", 1, o + 60, o + 70);
+		kernel(1, o + 65, "ncclDevKernel_ReduceScatter", o + 80, o + 90);
+	}
+	ann("FSDP::pre_forward (layers.5)", 1, 30, 33);
+	ann("FSDP::pre_backward (layers.7)", 1, 40, 42);
+	ann("FSDP::post_backward_reshard (layers.7)", 1, 43, 44);
+	ann("FSDP::pre_backward (layers.7)", 1, 45, 46);
+	ann("FSDP::post_backward_reduce (layers.7)", 1, 47, 49);
+	ann("FSDP::pre_forward (layers.6)", 1, 90, 95);
+	ann("FSDP::post_forward (layers.6)", 1, 102, 104);
+	j_load(&f.t);
+	fix_find(&f, NULL);
+	cr_assert_eq(f.ns, 2);
+	cr_assert_eq(f.nl, 8, "got %zu layers", f.nl);
+	for (size_t i = 0; i < 8; i++)
+		check(&f, i, LAYER_FSDP2, &w[i]);
+	fix_free(&f);
+}
+
+/*
+ * FSDP1: no module names.  Forward: FullyShardedDataParallel.forward spans,
+ * the root [10,200) holding units [20,80) and [90,150).  Backward on the
+ * autograd thread: pre hooks at [300,305) (root) and [310,315), post
+ * [350,360), pre [370,375), post [400,410), post [420,430) (root): each post
+ * closes the latest open pre.  Numbered per step: forwards by start,
+ * backwards by end, latest first, so each unit's backward gets its
+ * forward's number.
+ *   launch 30 -> gemm [40,70)
+ *   launch 355 (in the post hook at [350,360)) -> RS nccl [380,420)
+ *   launch 372 -> gemm_bwd [400,410)
+ * Step 2 holds one more forward [1010,1050): unit 0 again.
+ */
+Test(layers, fsdp1)
+{
+	/*
+	 * Backward root [300,430): launches 355, 372 -> GPU [380,420);
+	 * compute [400,410) = 10; comm 40; exposed 30; estimate 30; own RS
+	 * (launched in its span) 40, exposed 30.  The same for unit 2's
+	 * backward [310,360).  Unit 1's backward [370,410): GPU [400,410),
+	 * compute 10, comm 10 (RS's middle), exposed 0, nothing of its own.
+	 */
+	static const struct want w[] = {
+		{ "FSDP unit 0", LAYER_FORWARD, 1, 10, 200, 40, 70, 30, 0, 0, 0, 0, 0 },
+		{ "FSDP unit 1", LAYER_FORWARD, 1, 20, 80, 40, 70, 30, 0, 0, 0, 0, 0 },
+		{ "FSDP unit 2", LAYER_FORWARD, 1, 90, 150, -1, -1, 0, 0, 0, 0, 0, 0 },
+		{ "FSDP unit 0", LAYER_BACKWARD, 1, 300, 430, 380, 420, 10, 40, 30, 40, 30, 30 },
+		{ "FSDP unit 2", LAYER_BACKWARD, 1, 310, 360, 380, 420, 10, 40, 30, 40, 30, 30 },
+		{ "FSDP unit 1", LAYER_BACKWARD, 1, 370, 410, 400, 410, 10, 10, 0, 0, 0, 0 },
+		{ "FSDP unit 0", LAYER_FORWARD, 2, 1010, 1050, -1, -1, 0, 0, 0, 0, 0, 0 },
+	};
+	struct fix f;
+
+	next_corr = 1;
+	j_begin();
+	step(1, 0, 1000);
+	step(2, 1000, 2000);
+	cpu("python_function", "nn.Module: Model_0", 1, 9, 192);
+	ann("FullyShardedDataParallel.forward", 1, 10, 200);
+	ann("FullyShardedDataParallel._root_pre_forward", 1, 11, 15);
+	ann("FullyShardedDataParallel.forward", 1, 20, 80);
+	ann("FullyShardedDataParallel._pre_forward", 1, 21, 25);
+	kernel(1, 30, "gemm", 40, 70);
+	ann("FullyShardedDataParallel.forward", 1, 90, 150);
+	ann("FullyShardedDataParallel._pre_backward_hook", 2, 300, 305);
+	ann("FullyShardedDataParallel._pre_backward_hook", 2, 310, 315);
+	ann("FullyShardedDataParallel._post_backward_hook", 2, 350, 360);
+	kernel(2, 355, "ncclDevKernel_ReduceScatter", 380, 420);
+	ann("FullyShardedDataParallel._pre_backward_hook", 2, 370, 375);
+	kernel(2, 372, "gemm_bwd", 400, 410);
+	ann("FullyShardedDataParallel._post_backward_hook", 2, 400, 410);
+	ann("FullyShardedDataParallel._post_backward_hook", 2, 420, 430);
+	ann("FullyShardedDataParallel.forward", 1, 1010, 1050);
+	j_load(&f.t);
+	fix_find(&f, NULL);
+	cr_assert_eq(f.nl, 7, "got %zu layers", f.nl);
+	for (size_t i = 0; i < 7; i++)
+		check(&f, i, LAYER_FSDP1, &w[i]);
+	fix_free(&f);
+}
+
+/*
+ * nn.Module python_function events, no steps and no FSDP hooks (FSDP:: names
+ * without a unit, and a cpu_op and a GPU annotation that look like modules,
+ * do not count):
+ *   Transformer_0 [10,200) > Linear_0 [20,50), Linear_1 [60,90)
+ *   launch 25 -> gemm [30,40); 65 -> AR nccl [70,90); 66 -> gemm [80,100)
+ */
+Test(layers, modules)
+{
+	/*
+	 * Transformer_0: GPU [30,100); compute [30,40) + [80,100) = 30; comm
+	 * 20; exposed [70,80) = 10; estimate max(0, 20 - 30) = 0; own AR 20,
+	 * exposed 10.  Linear_0: GPU [30,40), compute 10.  Linear_1: GPU
+	 * [70,100), compute 20, comm 20, exposed 10, own 20 / 10.
+	 */
+	static const struct want w[] = {
+		{ "Transformer_0", LAYER_FORWARD, -1, 10, 200, 30, 100, 30, 20, 10, 20, 10, 0 },
+		{ "Linear_0", LAYER_FORWARD, -1, 20, 50, 30, 40, 10, 0, 0, 0, 0, 0 },
+		{ "Linear_1", LAYER_FORWARD, -1, 60, 90, 70, 100, 20, 20, 10, 20, 10, 0 },
+	};
+	struct fix f;
+
+	next_corr = 1;
+	j_begin();
+	ann("FSDP::root_pre_forward", 1, 1, 4);
+	ann("FSDP::backward_prefetch for layers.0", 1, 5, 6);
+	cpu("python_function", "nn.Module: Transformer_0", 1, 10, 190);
+	cpu("python_function", "nn.Module: Linear_0", 1, 20, 30);
+	kernel(1, 25, "gemm", 30, 40);
+	cpu("python_function", "nn.Module: Linear_1", 1, 60, 30);
+	kernel(1, 65, "ncclDevKernel_AllReduce", 70, 90);
+	kernel(1, 66, "gemm", 80, 100);
+	cpu("cpu_op", "nn.Module: Fake_0", 1, 100, 10);
+	cpu("python_function", "forward", 1, 120, 10);
+	j_sep();
+	fputs("{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"nn.Module: Gpu_0\","
+	    " \"pid\": 0, \"tid\": 7, \"ts\": 30, \"dur\": 10}", jf);
+	j_load(&f.t);
+	fix_find(&f, NULL);
+	cr_assert_eq(f.ns, 0);
+	cr_assert_eq(f.nl, 3, "got %zu layers", f.nl);
+	for (size_t i = 0; i < 3; i++)
+		check(&f, i, LAYER_MODULE, &w[i]);
+	fix_free(&f);
+}
+
+/* The pattern replaces the built-in sources; its group names the layer. */
+Test(layers, pattern_with_group)
+{
+	/*
+	 * The four all-gather annotations of fsdp2_trace ("all_gather_copy_out"
+	 * does not match); each owns what it launched: AG0 [20,50) exposed 30,
+	 * AG1 [55,85) under F0, AG1b [230,260) exposed 30, AG0b [260,290)
+	 * under B1.  Their GPU extents are those collectives.
+	 */
+	static const struct want w[] = {
+		{ "layers.0", LAYER_SPAN, 1, 12, 20, 20, 50, 0, 30, 30, 30, 30, 30 },
+		{ "layers.1", LAYER_SPAN, 1, 35, 45, 55, 85, 30, 30, 0, 30, 0, 0 },
+		{ "layers.1", LAYER_SPAN, 1, 202, 210, 230, 260, 0, 30, 30, 30, 30, 30 },
+		{ "layers.0", LAYER_SPAN, 1, 212, 218, 260, 290, 30, 30, 0, 30, 0, 0 },
+	};
+	struct fix f;
+
+	fsdp2_trace(&f.t);
+	fix_find(&f, "^FSDP::all_gather \\((.*)\\)$");
+	cr_assert_eq(f.nl, 4, "got %zu layers", f.nl);
+	for (size_t i = 0; i < 4; i++)
+		check(&f, i, LAYER_PATTERN, &w[i]);
+	fix_free(&f);
+}
+
+Test(layers, pattern_names)
+{
+	struct fix f;
+
+	/* An empty group names the layer by the whole event name. */
+	fsdp2_trace(&f.t);
+	fix_find(&f, "^FSDP::pre_forward \\((.*)\\)$");
+	cr_assert_eq(f.nl, 3, "got %zu layers", f.nl);
+	cr_assert_str_eq(trace_str(&f.t, f.l[0].name), "FSDP::pre_forward ()");
+	cr_assert_str_eq(trace_str(&f.t, f.l[1].name), "layers.0");
+	cr_assert_str_eq(trace_str(&f.t, f.l[2].name), "layers.1");
+	free(f.l);
+
+	/*
+	 * No group: the whole name.  CPU events of any category match, GPU
+	 * events (the gemm_* kernels) never do.
+	 */
+	f.nl = layers_find(&f.d, f.s, f.ns, NULL, &f.l);
+	cr_assert_eq(f.nl, 5);
+	free(f.l);
+	{
+		regex_t re;
+
+		cr_assert_eq(regcomp(&re, "nn\\.Module|gemm", REG_EXTENDED), 0);
+		f.nl = layers_find(&f.d, f.s, f.ns, &re, &f.l);
+		regfree(&re);
+	}
+	cr_assert_eq(f.nl, 1, "got %zu layers", f.nl);
+	cr_assert_str_eq(trace_str(&f.t, f.l[0].name), "nn.Module: Block_0");
+	cr_assert_eq(f.l[0].phase, LAYER_SPAN);
+	cr_assert_eq(f.l[0].cpu_start_ns, 9 * US);
+	cr_assert_eq(f.l[0].cpu_end_ns, 76 * US);
+	cr_assert_eq(f.l[0].gpu_start_ns, 20 * US);     /* launches 14 .. 62 */
+	cr_assert_eq(f.l[0].gpu_end_ns, 100 * US);
+	free(f.l);
+	f.l = NULL;
+
+	/* Nothing matches: no layers, *out NULL. */
+	{
+		regex_t re;
+
+		cr_assert_eq(regcomp(&re, "^no such name$", REG_EXTENDED), 0);
+		f.nl = layers_find(&f.d, f.s, f.ns, &re, &f.l);
+		regfree(&re);
+	}
+	cr_assert_eq(f.nl, 0);
+	cr_assert_null(f.l);
+	fix_free(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* The generator's ground truth. */
+
+static json_object *
+jget(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	cr_assert(json_object_object_get_ex(o, key, &v), "manifest has no %s", key);
+	return v;
+}
+
+Test(layers, generator_exposed_allgather)
+{
+	const char *gen = getenv("GEN_TRACE");
+	char dir[] = "/tmp/gantty-gen-XXXXXX", cmd[1024], path[512], mpath[512];
+	struct load_error err;
+	json_object *m, *ex, *r0, *msteps;
+	const char *ex_layer;
+	int64_t ex_step, ex_ns, slow;
+	int32_t *devs;
+	struct fix f;
+	size_t nfwd = 0, best = SIZE_MAX;
+
+	if (gen == NULL || *gen == '\0')
+		cr_skip_test("GEN_TRACE is not set");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
+	snprintf(cmd, sizeof cmd, "'%s' --ranks=2 --seed=1 --out='%s' --manifest='%s'",
+	    gen, dir, mpath);
+	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+
+	m = json_object_from_file(mpath);
+	cr_assert_not_null(m);
+	ex = jget(m, "exposed_allgather");
+	ex_step = json_object_get_int64(jget(ex, "step"));
+	ex_layer = json_object_get_string(jget(ex, "layer"));
+	ex_ns = json_object_get_int64(jget(ex, "exposed_ns"));
+	cr_assert_str_eq(json_object_get_string(jget(ex, "phase")), "forward");
+	cr_assert_eq(ex_step, 12, "the default seed injects it in step 12");
+	cr_assert_str_eq(ex_layer, "layers.2");
+	slow = json_object_get_int64(jget(jget(m, "slow_step"), "number"));
+	cr_assert_eq(slow, 15);
+	r0 = json_object_array_get_idx(jget(m, "per_rank"), 0);
+	msteps = jget(r0, "steps");
+
+	snprintf(path, sizeof path, "%s/rank-0.json", dir);
+	cr_assert_eq(load_trace(&f.t, path, NULL, &err), 0, "%s", err.msg);
+	cr_assert_geq(metrics_devices(&f.t, &devs), 1);
+	cr_assert_eq(devs[0], json_object_get_int(jget(r0, "device")));
+	free(devs);
+	fix_find(&f, NULL);
+
+	/* Steps: the manifest's spans, exactly; only the slow step is an outlier. */
+	cr_assert_eq(f.ns, 8);
+	cr_assert_eq(json_object_array_length(msteps), 8);
+	for (size_t i = 0; i < f.ns; i++) {
+		json_object *ms = json_object_array_get_idx(msteps, i);
+
+		cr_assert_eq(f.s[i].number, 10 + (int64_t)i);
+		cr_assert_eq(f.s[i].number, json_object_get_int64(jget(ms, "number")));
+		cr_assert_eq(f.s[i].start_ns, json_object_get_int64(jget(ms, "cpu_start_ns")));
+		cr_assert_eq(f.s[i].end_ns, json_object_get_int64(jget(ms, "cpu_end_ns")));
+		cr_assert(f.s[i].has_gpu);
+		cr_assert_eq(f.s[i].gpu_start_ns, json_object_get_int64(jget(ms, "gpu_start_ns")),
+		    "step %lld gpu start", (long long)f.s[i].number);
+		cr_assert_eq(f.s[i].gpu_end_ns, json_object_get_int64(jget(ms, "gpu_end_ns")),
+		    "step %lld gpu end", (long long)f.s[i].number);
+		cr_assert_eq(f.s[i].outlier, f.s[i].number == slow,
+		    "step %lld z %.3f", (long long)f.s[i].number, f.s[i].z);
+	}
+
+	/* Layers: 4 units x forward and backward x 8 steps. */
+	cr_assert_eq(f.nl, 64, "got %zu layers", f.nl);
+	for (size_t i = 0; i < f.nl; i++) {
+		const struct layer *l = &f.l[i];
+
+		cr_assert_eq(l->source, LAYER_FSDP2);
+		cr_assert(l->has_gpu);
+		cr_assert_geq(l->own_comm_ns, l->own_exposed_comm_ns);
+		cr_assert_geq(l->comm_ns, l->exposed_comm_ns);
+		if (l->step != ex_step || l->phase != LAYER_FORWARD)
+			continue;
+		nfwd++;
+		if (best == SIZE_MAX ||
+		    l->own_exposed_comm_ns > f.l[best].own_exposed_comm_ns)
+			best = i;
+	}
+	cr_assert_eq(nfwd, 4);
+	cr_assert_str_eq(trace_str(&f.t, f.l[best].name), ex_layer);
+	/* Its own exposed time is the generator's measurement, to the ns. */
+	cr_assert_eq(f.l[best].own_exposed_comm_ns, ex_ns, "own exposed %lld, manifest %lld",
+	    (long long)f.l[best].own_exposed_comm_ns, (long long)ex_ns);
+
+	fix_free(&f);
+	json_object_put(m);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/rank-1.json", dir);
+	unlink(path);
+	unlink(mpath);
+	rmdir(dir);
+}

@@ -1,0 +1,471 @@
+/* Steps: GPU extents by launch time, the unlinked fallback, outliers. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "metrics.h"
+#include "steps.h"
+#include "trace.h"
+
+/*
+ * A tiny trace writer: events are appended as JSON text (times in whole
+ * microseconds), then written to a temporary file and loaded as a user's
+ * file would be.  CPU events live in pid 100 (tid 1 the main thread, tid 2
+ * the autograd thread); GPU activity in pid = device, tid = stream.
+ */
+static FILE *jf;
+static char *jtext;
+static size_t jlen;
+static int jcount;
+
+static void
+j_begin(void)
+{
+	jf = open_memstream(&jtext, &jlen);
+	cr_assert_not_null(jf);
+	fputs("{\"traceEvents\": [\n", jf);
+	jcount = 0;
+}
+
+static void
+j_sep(void)
+{
+	if (jcount++ > 0)
+		fputs(",\n", jf);
+}
+
+static void
+cpu(const char *cat, const char *name, int tid, long long ts, long long dur)
+{
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": 100,"
+	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld}", cat, name, tid, ts, dur);
+}
+
+static void
+step(int n, long long ts, long long dur)
+{
+	char name[64];
+
+	snprintf(name, sizeof name, "ProfilerStep#%d", n);
+	cpu("user_annotation", name, 1, ts, dur);
+}
+
+/* A cudaLaunchKernel call of 1 us on tid with correlation corr. */
+static void
+launch(int tid, long long ts, int corr)
+{
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\","
+	    " \"pid\": 100, \"tid\": %d, \"ts\": %lld, \"dur\": 1,"
+	    " \"args\": {\"correlation\": %d}}", tid, ts, corr);
+}
+
+/* A kernel on device dev, stream; corr < 0: not linked to any launch. */
+static void
+kernel(const char *name, int dev, int stream, long long ts, long long dur,
+    int corr)
+{
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": %d,"
+	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld, \"args\": {\"device\": %d,"
+	    " \"stream\": %d", name, dev, stream, ts, dur, dev, stream);
+	if (corr >= 0)
+		fprintf(jf, ", \"correlation\": %d", corr);
+	fputs("}}", jf);
+}
+
+static void
+j_load(struct trace *t)
+{
+	char path[] = "/tmp/gantty-steps-XXXXXX";
+	struct load_error err;
+	int fd, rc;
+
+	fputs("\n]}\n", jf);
+	cr_assert_eq(fclose(jf), 0);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, jtext, jlen), (ssize_t)jlen);
+	close(fd);
+	free(jtext);
+	rc = load_trace(t, path, NULL, &err);
+	unlink(path);
+	cr_assert_eq(rc, 0, "load failed: %s", err.msg);
+}
+
+#define US 1000LL               /* ns per us */
+
+static void
+assert_gpu(const struct step *s, long long a_us, long long b_us)
+{
+	cr_assert(s->has_gpu, "step %lld has no GPU extent", (long long)s->number);
+	cr_assert_eq(s->gpu_start_ns, a_us * US, "step %lld gpu start %lld",
+	    (long long)s->number, (long long)s->gpu_start_ns);
+	cr_assert_eq(s->gpu_end_ns, b_us * US, "step %lld gpu end %lld",
+	    (long long)s->number, (long long)s->gpu_end_ns);
+}
+
+static void
+assert_no_gpu(const struct step *s)
+{
+	cr_assert_not(s->has_gpu, "step %lld has a GPU extent", (long long)s->number);
+	cr_assert_eq(s->gpu_start_ns, 0);
+	cr_assert_eq(s->gpu_end_ns, 0);
+}
+
+/*
+ * Device 0: step 1 launches on the main thread at 10 and, as a backward
+ * pass would, on the autograd thread at 50; its last launch at 95 runs at
+ * [150, 170), during step 2's CPU span, and still belongs to step 1.  An
+ * unlinked kernel at [5, 8) counts for no step (some activity is linked).
+ * Device 1 gets one kernel launched in step 1.
+ */
+static void
+linked_trace(struct trace *t)
+{
+	j_begin();
+	step(2, 100, 100);      /* out of order in the file */
+	step(1, 0, 100);
+	step(3, 300, 100);
+	cpu("user_annotation", "ProfilerStep#4x", 1, 400, 50);
+	cpu("user_annotation", "ProfilerStep#", 1, 450, 10);
+	cpu("user_annotation", "ProfilerStep#99999999999999999999", 1, 460, 10);
+	cpu("user_annotation", "xProfilerStep#5", 1, 470, 10);
+	/* The GPU-side copy of the step annotation is not a step. */
+	j_sep();
+	fputs("{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"ProfilerStep#1\","
+	    " \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 150}", jf);
+
+	launch(1, 10, 1);
+	kernel("gemm_a", 0, 7, 20, 10, 1);
+	launch(2, 50, 2);
+	kernel("gemm_bwd", 0, 7, 60, 30, 2);
+	launch(1, 95, 3);
+	kernel("gemm_late", 0, 7, 150, 20, 3);
+	kernel("unlinked", 0, 7, 5, 3, -1);
+	launch(1, 110, 4);
+	kernel("gemm_b", 0, 7, 175, 10, 4);
+	launch(2, 120, 5);
+	kernel("ncclDevKernel_ReduceScatter", 0, 22, 190, 40, 5);
+	launch(1, 30, 6);
+	kernel("gemm_dev1", 1, 7, 35, 265, 6);
+	j_load(t);
+}
+
+Test(steps, gpu_extent_by_launch_time)
+{
+	struct trace t;
+	struct gpu_device d;
+	struct step *s;
+	size_t n;
+
+	linked_trace(&t);
+	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
+	n = steps_find(&d, &s);
+	cr_assert_eq(n, 3);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(s[i].number, (int64_t)i + 1, "sorted by start");
+	cr_assert_eq(s[0].start_ns, 0);
+	cr_assert_eq(s[0].end_ns, 100 * US);
+	cr_assert_eq(s[1].start_ns, 100 * US);
+	cr_assert_eq(s[1].end_ns, 200 * US);
+	cr_assert_str_eq(trace_str(&t, t.events[s[1].event].name), "ProfilerStep#2");
+	/* main [20, 30), autograd [60, 90), late [150, 170); not [5, 8) */
+	assert_gpu(&s[0], 20, 170);
+	/* [175, 185) and the collective [190, 230); not device 1's kernel */
+	assert_gpu(&s[1], 175, 230);
+	assert_no_gpu(&s[2]);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(s[i].z, 0.0);
+		cr_assert_not(s[i].outlier);
+	}
+	free(s);
+	metrics_free(&d);
+	trace_free(&t);
+}
+
+Test(steps, two_devices)
+{
+	struct trace t;
+	struct gpu_device d;
+	struct step *s;
+	int32_t *devs;
+	size_t n;
+
+	linked_trace(&t);
+	cr_assert_eq(metrics_devices(&t, &devs), 2);
+	cr_assert_eq(devs[0], 0);
+	cr_assert_eq(devs[1], 1);
+	free(devs);
+	metrics_build(&d, &t, 1, METRICS_DEFAULT_MIN_GAP_NS);
+	n = steps_find(&d, &s);
+	cr_assert_eq(n, 3);
+	assert_gpu(&s[0], 35, 300);     /* launched at 30, in step 1 */
+	assert_no_gpu(&s[1]);
+	assert_no_gpu(&s[2]);
+	free(s);
+	metrics_free(&d);
+	trace_free(&t);
+}
+
+/*
+ * No activity of device 0 is linked: each step takes the activity starting
+ * in [its start, the next step's start), the last step open-ended.
+ * Device 1 has a linked kernel, which does not switch device 0 to the rule
+ * by launch time.
+ */
+Test(steps, unlinked_fallback)
+{
+	struct trace t;
+	struct gpu_device d;
+	struct step *s;
+	size_t n;
+
+	j_begin();
+	step(1, 50, 50);
+	step(2, 100, 100);
+	step(3, 250, 50);
+	kernel("before_first_step", 0, 7, 10, 10, -1);
+	kernel("k1", 0, 7, 60, 10, -1);
+	kernel("k1_long", 0, 7, 90, 60, -1);    /* runs into step 2 */
+	kernel("k2", 0, 7, 150, 10, -1);
+	kernel("k2_gap", 0, 7, 220, 20, -1);    /* after step 2's end, before step 3 */
+	kernel("k3_after", 0, 7, 400, 10, -1);  /* after the last step's end */
+	launch(1, 60, 9);
+	kernel("dev1", 1, 7, 70, 10, 9);
+	j_load(&t);
+
+	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
+	n = steps_find(&d, &s);
+	cr_assert_eq(n, 3);
+	assert_gpu(&s[0], 60, 150);
+	assert_gpu(&s[1], 150, 240);
+	assert_gpu(&s[2], 400, 410);
+	free(s);
+	metrics_free(&d);
+
+	metrics_build(&d, &t, 1, METRICS_DEFAULT_MIN_GAP_NS);
+	n = steps_find(&d, &s);
+	cr_assert_eq(n, 3);
+	assert_gpu(&s[0], 70, 80);
+	assert_no_gpu(&s[1]);
+	assert_no_gpu(&s[2]);
+	free(s);
+	metrics_free(&d);
+	trace_free(&t);
+}
+
+Test(steps, no_steps)
+{
+	struct trace t;
+	struct gpu_device d;
+	struct step *s = (struct step *)&t;
+
+	j_begin();
+	cpu("user_annotation", "Optimizer.step", 1, 0, 10);
+	launch(1, 1, 1);
+	kernel("k", 0, 7, 5, 5, 1);
+	j_load(&t);
+	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
+	cr_assert_eq(steps_find(&d, &s), 0);
+	cr_assert_null(s);
+	metrics_free(&d);
+	trace_free(&t);
+}
+
+/* Seven steps of a trace, the last one three times as long. */
+Test(steps, find_flags_the_slow_step)
+{
+	static const long long dur[] = { 100, 101, 99, 100, 102, 98, 300 };
+	struct trace t;
+	struct gpu_device d;
+	struct step *s;
+	long long ts = 1000;
+	size_t n;
+
+	j_begin();
+	for (int i = 0; i < 7; i++) {
+		step(i + 10, ts, dur[i]);
+		ts += dur[i];
+	}
+	launch(1, 1001, 1);
+	kernel("k", 0, 7, 1005, 5, 1);
+	j_load(&t);
+	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
+	n = steps_find(&d, &s);
+	cr_assert_eq(n, 7);
+	/*
+	 * Sorted: 98 99 100 100 101 102 300, median 100; deviations
+	 * 0 0 1 1 2 2 200, MAD 1: z(300) = 200 / 1.4826 = 134.898.
+	 */
+	for (size_t i = 0; i < 6; i++)
+		cr_assert_not(s[i].outlier, "step %zu", i);
+	cr_assert(s[6].outlier);
+	cr_assert_eq(s[6].number, 16);
+	cr_assert_float_eq(s[6].z, 134.89815, 1e-4);
+	cr_assert_float_eq(s[4].z, 2 / 1.4826, 1e-9);   /* 102 */
+	cr_assert_float_eq(s[5].z, -2 / 1.4826, 1e-9);  /* 98 */
+	free(s);
+	metrics_free(&d);
+	trace_free(&t);
+}
+
+Test(steps, steps_at)
+{
+	struct step s[3];
+
+	memset(s, 0, sizeof s);
+	s[0].start_ns = 0;
+	s[0].end_ns = 100;
+	s[1].start_ns = 100;
+	s[1].end_ns = 200;
+	s[2].start_ns = 300;
+	s[2].end_ns = 400;
+	cr_assert_eq(steps_at(s, 3, -5), -1);
+	cr_assert_eq(steps_at(s, 3, 0), 0);
+	cr_assert_eq(steps_at(s, 3, 99), 0);
+	cr_assert_eq(steps_at(s, 3, 100), 1);     /* half-open: the next step */
+	cr_assert_eq(steps_at(s, 3, 199), 1);
+	cr_assert_eq(steps_at(s, 3, 200), -1);    /* between steps */
+	cr_assert_eq(steps_at(s, 3, 250), -1);
+	cr_assert_eq(steps_at(s, 3, 300), 2);
+	cr_assert_eq(steps_at(s, 3, 399), 2);
+	cr_assert_eq(steps_at(s, 3, 400), -1);
+	cr_assert_eq(steps_at(s, 0, 50), -1);
+	/* Overlapping spans: the latest starting one. */
+	s[1].start_ns = 50;
+	s[1].end_ns = 150;
+	cr_assert_eq(steps_at(s, 3, 60), 1);
+	cr_assert_eq(steps_at(s, 3, 40), 0);
+}
+
+/* Steps of the given durations (ns), back to back from 0. */
+static struct step *
+make_steps(const long long *dur, size_t n)
+{
+	struct step *s = calloc(n, sizeof *s);
+	long long ts = 0;
+
+	cr_assert_not_null(s);
+	for (size_t i = 0; i < n; i++) {
+		s[i].number = (int64_t)i;
+		s[i].start_ns = ts;
+		s[i].end_ns = ts + dur[i];
+		ts += dur[i];
+		s[i].z = 99;            /* must be overwritten */
+		s[i].outlier = 1;
+	}
+	return s;
+}
+
+Test(outliers, robust_z_with_mad)
+{
+	static const long long dur[] = { 100, 102, 98, 101, 99, 100, 103, 160 };
+	struct step *s = make_steps(dur, 8);
+
+	steps_outliers(s, 8);
+	/*
+	 * Sorted: 98 99 100 100 101 102 103 160: median (100 + 101) / 2 =
+	 * 100.5.  |t - median|: 0.5 0.5 0.5 1.5 1.5 2.5 2.5 59.5, MAD =
+	 * (1.5 + 1.5) / 2 = 1.5.  z(160) = 59.5 / (1.4826 * 1.5) = 26.7548;
+	 * z(103) = 2.5 / 2.2239 = 1.12415; z(98) = -1.12415.
+	 */
+	cr_assert_float_eq(s[7].z, 26.7548, 1e-4);
+	cr_assert(s[7].outlier);
+	cr_assert_float_eq(s[6].z, 1.12415, 1e-5);
+	cr_assert_float_eq(s[2].z, -1.12415, 1e-5);
+	cr_assert_float_eq(s[0].z, -0.5 / (1.4826 * 1.5), 1e-12);
+	for (int i = 0; i < 7; i++)
+		cr_assert_not(s[i].outlier, "step %d", i);
+	free(s);
+}
+
+Test(outliers, need_ten_percent_over_median)
+{
+	static const long long dur[] = { 1000, 1002, 998, 1001, 999, 1003, 997, 1050 };
+	struct step *s = make_steps(dur, 8);
+
+	steps_outliers(s, 8);
+	/*
+	 * Median 1000.5; deviations .5 .5 1.5 1.5 2.5 2.5 3.5 49.5, MAD 2:
+	 * z(1050) = 49.5 / 2.9652 = 16.694 > 3.5, but 1050 < 1.1 * 1000.5.
+	 */
+	cr_assert_float_eq(s[7].z, 16.69365, 1e-4);
+	for (int i = 0; i < 8; i++)
+		cr_assert_not(s[i].outlier, "step %d", i);
+	free(s);
+}
+
+Test(outliers, mad_zero_uses_mean_deviation)
+{
+	static const long long dur[] = { 100, 100, 100, 100, 100, 100, 100, 100, 100, 1000 };
+	static const long long dur2[] = { 100, 100, 100, 100, 200 };
+	struct step *s = make_steps(dur, 10);
+
+	steps_outliers(s, 10);
+	/*
+	 * Median 100, MAD 0.  Mean 190, mean |t - mean| = (9 * 90 + 810) / 10
+	 * = 162: z(1000) = 900 / (1.2533 * 162) = 4.43274.
+	 */
+	cr_assert_float_eq(s[9].z, 4.43274, 1e-4);
+	cr_assert(s[9].outlier);
+	for (int i = 0; i < 9; i++) {
+		cr_assert_eq(s[i].z, 0.0);
+		cr_assert_not(s[i].outlier);
+	}
+	free(s);
+
+	s = make_steps(dur2, 5);
+	steps_outliers(s, 5);
+	/* Mean 120, mean deviation 32: z(200) = 100 / (1.2533 * 32) = 2.49342. */
+	cr_assert_float_eq(s[4].z, 2.49342, 1e-4);
+	cr_assert_not(s[4].outlier);
+	free(s);
+}
+
+Test(outliers, all_equal)
+{
+	static const long long dur[] = { 100, 100, 100, 100, 100, 100 };
+	struct step *s = make_steps(dur, 6);
+
+	steps_outliers(s, 6);
+	for (int i = 0; i < 6; i++) {
+		cr_assert_eq(s[i].z, 0.0);
+		cr_assert_not(s[i].outlier);
+	}
+	free(s);
+}
+
+Test(outliers, fewer_than_five_steps)
+{
+	static const long long dur[] = { 100, 100, 101, 5000 };
+	struct step *s = make_steps(dur, 4);
+
+	steps_outliers(s, 4);
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(s[i].z, 0.0);
+		cr_assert_not(s[i].outlier);
+	}
+	free(s);
+	steps_outliers(NULL, 0);
+}
+
+Test(outliers, slow_side_only)
+{
+	static const long long dur[] = { 100, 101, 99, 100, 102, 98, 10 };
+	struct step *s = make_steps(dur, 7);
+
+	steps_outliers(s, 7);
+	/* Median 100, MAD 1: z(10) = -90 / 1.4826 = -60.704. */
+	cr_assert_float_eq(s[6].z, -90 / 1.4826, 1e-9);
+	for (int i = 0; i < 7; i++)
+		cr_assert_not(s[i].outlier, "step %d", i);
+	free(s);
+}
