@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -16,11 +18,16 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "grid.h"
 #include "input.h"
+#include "keymap.h"
 #include "load.h"
 #include "metrics.h"
+#include "render.h"
 #include "report.h"
+#include "style.h"
 #include "trace.h"
+#include "tui.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -33,6 +40,7 @@ enum exit_code {
 static const char usage_text[] =
     "usage: gantty [OPTIONS] TRACE...\n"
     "       gantty --report [--format=text|json|csv] [OPTIONS] TRACE...\n"
+    "       gantty --render [--width=N] [--height=N] [OPTIONS] TRACE...\n"
     "\n"
     "Loads PyTorch profiler (Kineto) traces: .json or .json.gz files, '-' for\n"
     "standard input, or directories of per-rank traces, and reports exposed\n"
@@ -60,8 +68,15 @@ static const char usage_text[] =
     "  -V, --version          show the version and exit\n"
     "\n"
     "Numbers for F, P, D take k, M, G (or B) and T suffixes (7B = 7e9).\n"
-    "The interactive viewer is not built yet: without --report gantty prints\n"
-    "the text report.  See gantty(1).\n";
+    "\n"
+    "  --render               print the viewer's frame as text and exit\n"
+    "  --width=N, --height=N  the --render frame size (120x40)\n"
+    "  --cpu                  start with the CPU lanes shown\n"
+    "  --color=WHEN           auto (default), always or never; NO_COLOR is honoured\n"
+    "  --ascii                ASCII glyphs only (also in a non-UTF-8 locale)\n"
+    "\n"
+    "Without --report or --render gantty opens the viewer; press ? there for\n"
+    "the keys.  See gantty(1).\n";
 
 static void
 usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
@@ -175,10 +190,22 @@ print_warnings(const struct trace *t)
 enum {
 	OPT_REPORT = 256, OPT_FORMAT, OPT_WINDOW, OPT_STEP, OPT_RANK, OPT_MIN_GAP,
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
-	OPT_PEAK, OPT_WORLD,
+	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
+	OPT_ASCII, OPT_CPU, OPT_KEYS,
+};
+
+enum mode {
+	MODE_VIEWER = 0,
+	MODE_REPORT,
+	MODE_RENDER,
 };
 
 struct cli {
+	enum mode mode;
+	int width, height;      /* --render size */
+	int color;              /* enum style_color */
+	int ascii;
+	int cpu;
 	enum report_format fmt;
 	int quiet;
 	const char *window;
@@ -204,6 +231,14 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "recompute", no_argument, NULL, OPT_RECOMPUTE },
 		{ "peak-tflops", required_argument, NULL, OPT_PEAK },
 		{ "world-size", required_argument, NULL, OPT_WORLD },
+		{ "render", no_argument, NULL, OPT_RENDER },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "height", required_argument, NULL, OPT_HEIGHT },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "cpu", no_argument, NULL, OPT_CPU },
+		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -213,12 +248,51 @@ parse_args(int argc, char **argv, struct cli *c)
 
 	memset(c, 0, sizeof *c);
 	c->rank = -1;
+	c->width = 120;
+	c->height = 40;
+	c->color = STYLE_COLOR_AUTO;
 	c->opts.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
 	while ((ch = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_REPORT:
+			c->mode = MODE_REPORT;
 			break;
+		case OPT_RENDER:
+			c->mode = MODE_RENDER;
+			break;
+		case OPT_WIDTH:
+			c->width = (int)parse_int(optarg, "--width needs a number of columns, not '%s'");
+			if (c->width < 1 || c->width > 10000)
+				usage_error("--width must be 1 to 10000, not '%s'", optarg);
+			break;
+		case OPT_HEIGHT:
+			c->height = (int)parse_int(optarg, "--height needs a number of rows, not '%s'");
+			if (c->height < 1 || c->height > 10000)
+				usage_error("--height must be 1 to 10000, not '%s'", optarg);
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") == 0)
+				c->color = STYLE_COLOR_AUTO;
+			else if (strcmp(optarg, "always") == 0)
+				c->color = STYLE_COLOR_ALWAYS;
+			else if (strcmp(optarg, "never") == 0)
+				c->color = STYLE_COLOR_NEVER;
+			else
+				usage_error("--color is auto, always or never, not '%s'", optarg);
+			break;
+		case OPT_ASCII:
+			c->ascii = 1;
+			break;
+		case OPT_CPU:
+			c->cpu = 1;
+			break;
+		case OPT_KEYS:
+			for (size_t i = 0; i < keymap_len; i++)
+				printf("%s\t%s\n", keymap[i].keys_text,
+				    keymap_help(keymap[i].cmd));
+			exit(EXIT_OK);
 		case OPT_FORMAT:
+			c->mode = MODE_REPORT;
 			if (strcmp(optarg, "text") == 0)
 				c->fmt = REPORT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
@@ -332,6 +406,104 @@ set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
 	free(text);
 }
 
+/* A short title: the file, or the first file and how many more. */
+static void
+make_title(char *buf, size_t size, struct trace **traces, size_t n)
+{
+	const char *base = strrchr(traces[0]->path, '/');
+
+	base = base ? base + 1 : traces[0]->path;
+	if (n == 1)
+		snprintf(buf, size, "%s", base);
+	else
+		snprintf(buf, size, "%s +%zu more", base, n - 1);
+}
+
+/* Sets up the view for the command line's window, step and toggles. */
+static void
+setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
+    int64_t t0, int64_t t1, int w, int h)
+{
+	struct layout lay;
+
+	view_init(v, an, nan, t0, t1, 1);
+	view_set_opts(v, &c->opts);
+	v->show_cpu = c->cpu;
+	render_layout(&lay, v, w, h);
+	view_resize(v, lay.time_cols > 0 ? lay.time_cols : 1);
+	render_layout_free(&lay);
+	if (c->opts.window == WINDOW_ABSOLUTE) {
+		view_set_window(v, c->opts.start_ns, c->opts.end_ns, 0);
+	} else if (c->opts.window == WINDOW_STEP) {
+		for (size_t i = 0; i < nan; i++) {
+			if (!an[i].has_window)
+				continue;
+			v->rank = i;
+			view_set_window(v, an[i].start_ns, an[i].end_ns, 0);
+			for (size_t s = 0; s < an[i].nsteps; s++)
+				if (an[i].steps[s].number == c->opts.step) {
+					v->sel = SEL_STEP;
+					v->sel_index = (long)s;
+				}
+			break;
+		}
+	}
+	view_recalc(v);
+}
+
+/* --render: the frame the viewer would draw, as text on stdout. */
+static int
+run_render(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
+    int64_t t1, const char *title)
+{
+	struct view v;
+	struct layout lay;
+	struct grid g;
+	struct render_opts ro;
+	int ansi = c->color == STYLE_COLOR_ALWAYS ||
+	    (c->color == STYLE_COLOR_AUTO && isatty(STDOUT_FILENO) &&
+	    (getenv("NO_COLOR") == NULL || *getenv("NO_COLOR") == '\0'));
+	int rc;
+
+	setup_view(&v, c, an, nan, t0, t1, c->width, c->height);
+	memset(&ro, 0, sizeof ro);
+	ro.ascii = c->ascii;
+	ro.mono = !ansi;
+	ro.title = title;
+	render_layout(&lay, &v, c->width, c->height);
+	grid_init(&g, c->width, c->height);
+	render_frame(&g, &lay, &v, &ro);
+	rc = grid_write(&g, stdout, ansi);
+	grid_free(&g);
+	render_layout_free(&lay);
+	view_free(&v);
+	if (rc < 0 || fflush(stdout) != 0) {
+		perror("gantty: writing the frame");
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
+/* The interactive viewer. */
+static int
+run_viewer(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
+    int64_t t1, const char *title)
+{
+	struct view v;
+	struct render_opts ro;
+	int rc;
+
+	setup_view(&v, c, an, nan, t0, t1, 120, 40);
+	memset(&ro, 0, sizeof ro);
+	ro.ascii = c->ascii;
+	ro.title = title;
+	rc = tui_run(&v, &ro, c->color);
+	if (rc == 1 && *tui_error() != '\0')
+		fprintf(stderr, "gantty: %s\n", tui_error());
+	view_free(&v);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -345,7 +517,15 @@ main(int argc, char **argv)
 	regex_t re;
 	char err[1024];
 
+	setlocale(LC_ALL, "");
 	parse_args(argc, argv, &cli);
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		cli.ascii = 1;          /* a non-UTF-8 locale: ASCII glyphs */
+	if (cli.mode == MODE_VIEWER && !isatty(STDOUT_FILENO)) {
+		fputs("gantty: standard output is not a terminal: the viewer needs one;\n"
+		    "use --render for a text frame or --report for the numbers\n", stderr);
+		return EXIT_USAGE;
+	}
 	if (cli.pattern != NULL) {
 		int rc = regcomp(&re, cli.pattern, REG_EXTENDED);
 
@@ -431,9 +611,19 @@ main(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	if (report_write(stdout, cli.fmt, &cli.opts, origin, an, nan) < 0) {
-		perror("gantty: writing the report");
-		status = EXIT_INPUT;
+	if (cli.mode == MODE_REPORT) {
+		if (report_write(stdout, cli.fmt, &cli.opts, origin, an, nan) < 0) {
+			perror("gantty: writing the report");
+			status = EXIT_INPUT;
+		}
+	} else {
+		char title[256];
+
+		make_title(title, sizeof title, traces, ntraces);
+		if (cli.mode == MODE_RENDER)
+			status = run_render(&cli, an, nan, origin, last, title);
+		else
+			status = run_viewer(&cli, an, nan, origin, last, title);
 	}
 out:
 	for (size_t i = 0; i < nan; i++)

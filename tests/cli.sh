@@ -35,8 +35,10 @@ has "$tmp/err" "unknown report format 'xml'" "bad format is named"
 check "golden JSON report" cmp -s "$tmp/small.json" "$fx/small.report.json"
 (cd "$fx" && "$GANTTY" --report small.json) >"$tmp/small.txt"
 check "golden text report" cmp -s "$tmp/small.txt" "$fx/small.report.txt"
-(cd "$fx" && "$GANTTY" small.json) >"$tmp/default.txt"
-check "without --report the text report is printed" cmp -s "$tmp/default.txt" "$fx/small.report.txt"
+expect 2 "the viewer refuses when stdout is not a terminal" "$GANTTY" "$fx/small.json"
+has "$tmp/err" "use --render for a text frame or --report for the numbers" "the refusal hints at --render and --report"
+expect 0 "--format alone implies --report" "$GANTTY" --format=json "$fx/small.json"
+has "$tmp/out" '"exposed_comm_ns": 50749' "the JSON report has the exposed comm"
 
 # Standard input, plain and gzip; gzip named .json.
 expect 0 "stdin plain" sh -c "'$GANTTY' --report --format=json - <'$fx/small.json'"

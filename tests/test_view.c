@@ -1,0 +1,1241 @@
+/* The view: column mapping, clamping, zoom, navigation, search, recalc. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "load.h"
+#include "metrics.h"
+#include "trace.h"
+#include "view.h"
+
+#define US 1000LL               /* ns per us */
+
+/*
+ * A tiny trace writer (as in test_layers.c): JSON text with times in whole
+ * microseconds, loaded from a temporary file.  CPU events in pid 100
+ * (tid 1 main, tid 2 autograd); GPU activity of device 0 on stream 7
+ * (compute) and 22 (NCCL).
+ */
+static FILE *jf;
+static char *jtext;
+static size_t jlen;
+static int jcount;
+static int next_corr;
+
+static void
+j_begin(void)
+{
+	jf = open_memstream(&jtext, &jlen);
+	cr_assert_not_null(jf);
+	fputs("{\"traceEvents\": [\n", jf);
+	jcount = 0;
+	next_corr = 1;
+}
+
+static void
+j_sep(void)
+{
+	if (jcount++ > 0)
+		fputs(",\n", jf);
+}
+
+static void
+ann(const char *name, int tid, long long ts, long long end)
+{
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"%s\","
+	    " \"pid\": 100, \"tid\": %d, \"ts\": %lld, \"dur\": %lld}", name, tid,
+	    ts, end - ts);
+}
+
+static void
+step(int n, long long ts, long long end)
+{
+	char name[64];
+
+	snprintf(name, sizeof name, "ProfilerStep#%d", n);
+	ann(name, 1, ts, end);
+}
+
+/*
+ * A cudaLaunchKernel of 1 us at launch_ts on tid, and the kernel it
+ * launched on device 0 at [ts, end): on stream 22 when its name has
+ * "nccl", else on stream 7.
+ */
+static void
+kernel(int tid, long long launch_ts, const char *name, long long ts,
+    long long end)
+{
+	int corr = next_corr++;
+	int stream = strstr(name, "nccl") ? 22 : 7;
+
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\","
+	    " \"pid\": 100, \"tid\": %d, \"ts\": %lld, \"dur\": 1,"
+	    " \"args\": {\"correlation\": %d}},\n", tid, launch_ts, corr);
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0,"
+	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld, \"args\": {\"device\": 0,"
+	    " \"stream\": %d, \"correlation\": %d}}", name, stream, ts, end - ts,
+	    stream, corr);
+}
+
+static void
+j_load(struct trace *t)
+{
+	char path[] = "/tmp/gantty-view-XXXXXX";
+	struct load_error err;
+	int fd, rc;
+
+	fputs("\n]}\n", jf);
+	cr_assert_eq(fclose(jf), 0);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, jtext, jlen), (ssize_t)jlen);
+	close(fd);
+	free(jtext);
+	rc = load_trace(t, path, NULL, &err);
+	unlink(path);
+	cr_assert_eq(rc, 0, "load failed: %s", err.msg);
+}
+
+/*
+ * The navigation trace: steps 1..7, step i at [3000 i, 3000 i + d_i) with
+ * d = 900, 2000, 910, 890, 2100, 905, 895 us: steps 2 and 5 are the
+ * outliers (median 905, MAD 10).  Each step launches kernels A
+ * "sm90_gemm_A" [s+50, s+400) and B "Fused_GEMM_B" [s+500, s+d-50); step 3
+ * also C "nvjet_C" [s+405, s+495), which leaves it only 5 us holes.  GPU
+ * activity runs [3050, 21845) us.  The gaps (>= 10 us), in order:
+ *   0 [3400,3500)   1 [3850,6050)   2 [6400,6500)   3 [7950,9050)
+ *   4 [9860,12050)  5 [12400,12500) 6 [12840,15050) 7 [15400,15500)
+ *   8 [17050,18050) 9 [18400,18500) 10 [18855,21050) 11 [21400,21500)
+ */
+static const long long nav_dur[7] = { 900, 2000, 910, 890, 2100, 905, 895 };
+
+static void
+nav_trace(struct trace *t)
+{
+	j_begin();
+	for (int i = 1; i <= 7; i++) {
+		long long s = 3000LL * i, d = nav_dur[i - 1];
+
+		step(i, s, s + d);
+		kernel(1, s + 10, "sm90_gemm_A", s + 50, s + 400);
+		kernel(1, s + 20, "Fused_GEMM_B", s + 500, s + d - 50);
+		if (i == 3)
+			kernel(1, s + 30, "nvjet_C", s + 405, s + 495);
+	}
+	j_load(t);
+}
+
+/*
+ * The FSDP2 step of test_layers.c.  Layers, in order (GPU extents in us;
+ * own exposed comm):
+ *   0 (root) forward   [20,150)   0
+ *   1 layers.0 forward [20,100)  30
+ *   2 layers.1 forward [100,150)  0
+ *   3 layers.1 backward [230,340) 50
+ *   4 layers.0 backward [310,380) 40
+ * GPU activity [20,520); gaps [150,230) and [380,500).
+ */
+static void
+fsdp2_trace(struct trace *t)
+{
+	j_begin();
+	step(1, 0, 1000);
+	ann("FSDP::pre_forward ()", 1, 2, 8);
+	ann("FSDP::root_pre_forward", 1, 3, 7);
+	ann("FSDP::pre_forward (layers.0)", 1, 10, 60);
+	ann("FSDP::all_gather (layers.0)", 1, 12, 20);
+	kernel(1, 14, "ncclDevKernel_AllGather_RING_LL", 20, 50);
+	ann("FSDP::all_gather_copy_out (layers.0)", 1, 22, 30);
+	kernel(1, 24, "copy_out_0", 50, 55);
+	ann("FSDP::all_gather (layers.1)", 1, 35, 45);
+	kernel(1, 38, "ncclDevKernel_AllGather_RING_LL", 55, 85);
+	kernel(1, 62, "gemm_fwd_0", 55, 100);
+	ann("FSDP::post_forward (layers.0)", 1, 70, 75);
+	ann("FSDP::pre_forward (layers.1)", 1, 80, 90);
+	ann("FSDP::all_gather_copy_out (layers.1)", 1, 82, 86);
+	kernel(1, 83, "copy_out_1", 100, 105);
+	kernel(1, 92, "gemm_fwd_1", 105, 150);
+	ann("FSDP::post_forward (layers.1)", 1, 95, 100);
+	ann("FSDP::post_forward", 1, 150, 160);
+	kernel(1, 500, "ncclDevKernel_AllReduce_RING_LL", 500, 520);
+
+	ann("FSDP::pre_backward (layers.1)", 2, 200, 220);
+	ann("FSDP::all_gather (layers.1)", 2, 202, 210);
+	kernel(2, 204, "ncclDevKernel_AllGather_RING_LL", 230, 260);
+	ann("FSDP::backward_prefetch for layers.0", 2, 211, 219);
+	ann("FSDP::all_gather (layers.0)", 2, 212, 218);
+	kernel(2, 214, "ncclDevKernel_AllGather_RING_LL", 260, 290);
+	kernel(2, 222, "gemm_bwd_1", 260, 300);
+	ann("FSDP::post_backward_reshard (layers.1)", 2, 230, 235);
+	ann("FSDP::post_backward_reduce (layers.1)", 2, 236, 250);
+	kernel(2, 240, "ncclDevKernel_ReduceScatter_RING_LL", 300, 340);
+	ann("FSDP::pre_backward (layers.0)", 2, 260, 270);
+	kernel(2, 272, "gemm_bwd_0", 310, 330);
+	ann("FSDP::post_backward_accumulate (layers.0)", 2, 280, 282);
+	ann("FSDP::post_backward_reduce (layers.0)", 2, 285, 295);
+	kernel(2, 290, "ncclDevKernel_ReduceScatter_RING_LL", 340, 380);
+	ann("FSDP::root_post_backward", 2, 300, 310);
+	j_load(t);
+}
+
+/* Up to two traces, their analyses (device 0, default options) and a view. */
+struct fix {
+	struct trace t[2];
+	struct analysis an[2];
+	size_t n;
+	struct view v;
+};
+
+static void
+fix_view(struct fix *f, size_t n, int cols)
+{
+	struct analysis_opts o;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+
+	memset(&o, 0, sizeof o);
+	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
+	o.ranks_loaded = (int64_t)n;
+	f->n = n;
+	for (size_t i = 0; i < n; i++) {
+		analysis_build(&f->an[i], &f->t[i], 0, &o);
+		if (f->t[i].start_ns < t0)
+			t0 = f->t[i].start_ns;
+		if (f->t[i].end_ns > t1)
+			t1 = f->t[i].end_ns;
+	}
+	view_init(&f->v, f->an, n, t0, t1, cols);
+}
+
+static void
+fix_free(struct fix *f)
+{
+	view_free(&f->v);
+	for (size_t i = 0; i < f->n; i++) {
+		analysis_free(&f->an[i]);
+		trace_free(&f->t[i]);
+	}
+}
+
+#define assert_window(v, a, b) do { \
+	cr_assert_eq((v)->start_ns, (int64_t)(a), "start %lld, want %lld", \
+	    (long long)(v)->start_ns, (long long)(a)); \
+	cr_assert_eq((v)->end_ns, (int64_t)(b), "end %lld, want %lld", \
+	    (long long)(v)->end_ns, (long long)(b)); \
+} while (0)
+
+/* The window of zooming to [a, b) us: 2% margin each side. */
+#define assert_zoomed_to(v, a_us, b_us) do { \
+	int64_t m_ = ((b_us) - (a_us)) * US * 2 / 100; \
+	assert_window(v, (a_us) * US - m_, (b_us) * US + m_); \
+} while (0)
+
+/* ---- column mapping ---- */
+
+static uint64_t rng = 0x243f6a8885a308d3ULL;
+
+static uint64_t
+rnd(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A view with no analyses over the bounds [t0, t1). */
+static void
+bare_view(struct view *v, int64_t t0, int64_t t1, int cols)
+{
+	view_init(v, NULL, 0, t0, t1, cols);
+}
+
+static void
+check_mapping(const struct view *v)
+{
+	int64_t span = v->end_ns - v->start_ns, sum = 0;
+
+	cr_assert_eq(view_col_ns(v, 0), v->start_ns);
+	cr_assert_eq(view_col_ns(v, v->cols), v->end_ns);
+	for (int c = 0; c < v->cols; c++) {
+		int64_t a = view_col_ns(v, c), b = view_col_ns(v, c + 1);
+
+		/* Exactly floor(c * span / cols), computed here without overflow. */
+		cr_assert_eq((unsigned __int128)(a - v->start_ns),
+		    (unsigned __int128)c * (uint64_t)span / (unsigned)v->cols,
+		    "col %d", c);
+		cr_assert_gt(b, a, "column %d of %d is empty (span %lld)", c,
+		    v->cols, (long long)span);
+		sum += b - a;
+		cr_assert_eq(view_ns_col(v, a), c, "round trip of col %d", c);
+		cr_assert_eq(view_ns_col(v, b - 1), c, "last ns of col %d", c);
+	}
+	cr_assert_eq(sum, span);
+	cr_assert_eq(view_ns_col(v, v->start_ns - 1), -1);
+	cr_assert_eq(view_ns_col(v, v->end_ns), v->cols);
+	cr_assert_eq(view_ns_col(v, INT64_MIN), -1);
+	cr_assert_eq(view_ns_col(v, INT64_MAX), v->cols);
+}
+
+Test(mapping, small_exact)
+{
+	struct view v;
+
+	bare_view(&v, 0, 1000, 3);
+	assert_window(&v, 0, 1000);
+	/* 1000 / 3: columns [0,333) [333,666) [666,1000). */
+	cr_assert_eq(view_col_ns(&v, 1), 333);
+	cr_assert_eq(view_col_ns(&v, 2), 666);
+	cr_assert_eq(view_ns_col(&v, 332), 0);
+	cr_assert_eq(view_ns_col(&v, 333), 1);
+	cr_assert_eq(view_ns_col(&v, 665), 1);
+	cr_assert_eq(view_ns_col(&v, 666), 2);
+	cr_assert_eq(view_ns_col(&v, 999), 2);
+	cr_assert_eq(view_ns_col(&v, 1000), 3);
+	cr_assert_eq(view_ns_col(&v, -1), -1);
+	cr_assert_eq(v.cursor, 1);
+	check_mapping(&v);
+	/* The narrowest window: one ns per column. */
+	view_set_window(&v, 100, 103, 0);
+	assert_window(&v, 100, 103);
+	check_mapping(&v);
+	view_free(&v);
+}
+
+Test(mapping, random_spans_round_trip)
+{
+	for (int k = 0; k < 300; k++) {
+		struct view v;
+		int cols = 1 + (int)(rnd() % 400);
+		int64_t start = INT64_C(1700000000000000000) +
+		    (int64_t)(rnd() % INT64_C(100000000000000000));
+		/* Spans from cols to 1e15 ns, spread over the magnitudes. */
+		int64_t max = (int64_t)cols << (rnd() % 50);
+		int64_t span;
+
+		if (max > INT64_C(1000000000000000) || max < cols)
+			max = INT64_C(1000000000000000);
+		span = cols + (int64_t)(rnd() % (uint64_t)(max - cols + 1));
+		if (k == 0)
+			span = INT64_C(1000000000000000);
+		if (k == 1)
+			span = cols;
+		bare_view(&v, start, start + span, cols);
+		assert_window(&v, start, start + span);
+		check_mapping(&v);
+		/* And random times inside: their column holds them. */
+		for (int j = 0; j < 50; j++) {
+			int64_t ts = start + (int64_t)(rnd() % (uint64_t)span);
+			int c = view_ns_col(&v, ts);
+
+			cr_assert(c >= 0 && c < cols);
+			cr_assert_leq(view_col_ns(&v, c), ts);
+			cr_assert_gt(view_col_ns(&v, c + 1), ts);
+		}
+		view_free(&v);
+	}
+}
+
+/* ---- the window: clamping, zoom and the zoom stack ---- */
+
+Test(window, clamping)
+{
+	struct view v;
+	const int64_t t0 = 1000000, t1 = 2000000;
+
+	bare_view(&v, t0, t1, 100);
+	assert_window(&v, t0, t1);
+	/* Wider than the bounds: the bounds; unchanged returns VIEW_NONE. */
+	cr_assert_eq(view_set_window(&v, 0, 5000000, 1), VIEW_NONE);
+	cr_assert_eq(v.nzoom, 0, "an unchanged window is not pushed");
+	/* Past the left end: shifted in, same width. */
+	cr_assert_eq(view_set_window(&v, t0 - 500, t0 + 9500, 1), VIEW_RECALC);
+	assert_window(&v, t0, t0 + 10000);
+	cr_assert_eq(v.nzoom, 1);
+	/* Past the right end. */
+	view_set_window(&v, t1 - 100, t1 + 9900, 0);
+	assert_window(&v, t1 - 10000, t1);
+	/* Narrower than cols ns: widened around its centre. */
+	view_set_window(&v, 1500000, 1500010, 0);
+	assert_window(&v, 1500005 - 50, 1500005 + 50);
+	/* ... and then shifted in at an end. */
+	view_set_window(&v, t1 - 4, t1 - 2, 0);
+	assert_window(&v, t1 - 100, t1);
+	/* Inverted: taken as [end, start). */
+	view_set_window(&v, 1600000, 1400000, 0);
+	assert_window(&v, 1400000, 1600000);
+
+	/* Panning stops at the ends and says so. */
+	view_set_window(&v, t0, t0 + 80000, 0);
+	cr_assert_eq(view_do(&v, CMD_PAN_LEFT), VIEW_NONE);
+	cr_assert_str_eq(v.message, "at the start of the trace");
+	cr_assert_eq(view_do(&v, CMD_PAN_RIGHT), VIEW_RECALC);
+	cr_assert_str_eq(v.message, "", "a command clears the message");
+	assert_window(&v, t0 + 10000, t0 + 90000);
+	for (int i = 0; i < 200; i++)
+		view_do(&v, CMD_PAN_RIGHT);
+	assert_window(&v, t1 - 80000, t1);
+	cr_assert_eq(view_do(&v, CMD_PAN_RIGHT), VIEW_NONE);
+	cr_assert_str_eq(v.message, "at the end of the trace");
+	cr_assert_eq(view_do(&v, CMD_PAN_LEFT), VIEW_RECALC);
+	assert_window(&v, t1 - 90000, t1 - 10000);
+
+	/* Zooming out beyond the bounds stops at them. */
+	for (int i = 0; i < 20; i++)
+		view_do(&v, CMD_ZOOM_OUT);
+	assert_window(&v, t0, t1);
+	cr_assert_eq(view_do(&v, CMD_ZOOM_OUT), VIEW_NONE);
+	cr_assert_str_eq(v.message, "zoomed out as far as it goes");
+	/* Zooming in stops at one ns a column. */
+	for (int i = 0; i < 30; i++)
+		view_do(&v, CMD_ZOOM_IN);
+	cr_assert_eq(v.end_ns - v.start_ns, 100);
+	cr_assert_eq(view_do(&v, CMD_ZOOM_IN), VIEW_NONE);
+
+	/* A resize keeps the window at least cols wide. */
+	view_resize(&v, 150);
+	cr_assert_eq(v.end_ns - v.start_ns, 150);
+	cr_assert_lt(v.cursor, 150);
+	view_free(&v);
+}
+
+Test(window, bounds_narrower_than_cols)
+{
+	struct view v;
+
+	bare_view(&v, 500, 540, 100);
+	assert_window(&v, 500, 600);
+	check_mapping(&v);
+	view_free(&v);
+}
+
+Test(window, zoom_keeps_the_cursor_time_and_inverts)
+{
+	for (int k = 0; k < 200; k++) {
+		struct view v;
+		int cols = 20 + (int)(rnd() % 300);
+		int64_t t0 = INT64_C(1712195495505582988);
+		int64_t span = cols * 4 + (int64_t)(rnd() % INT64_C(100000000000));
+		int64_t s0, e0, t;
+
+		bare_view(&v, t0, t0 + 4 * span, cols);
+		/* A window well inside the bounds, odd widths included. */
+		view_set_window(&v, t0 + span, t0 + 2 * span + (int64_t)(rnd() % 2), 0);
+		view_set_cursor(&v, (int)(rnd() % (unsigned)cols));
+		s0 = v.start_ns;
+		e0 = v.end_ns;
+		t = view_col_ns(&v, v.cursor);
+
+		cr_assert_eq(view_do(&v, CMD_ZOOM_IN), VIEW_RECALC);
+		cr_assert_eq(v.end_ns - v.start_ns, (e0 - s0) / 2);
+		cr_assert_eq(view_col_ns(&v, v.cursor), t, "the cursor's time moved");
+		cr_assert_eq(view_ns_col(&v, t), v.cursor);
+		cr_assert_eq(v.nzoom, 1);
+
+		cr_assert_eq(view_do(&v, CMD_ZOOM_OUT), VIEW_RECALC);
+		assert_window(&v, s0, e0);
+		cr_assert_eq(v.nzoom, 2, "zooming out pushes too");
+
+		/* Out then in around another cursor column. */
+		view_set_cursor(&v, (int)(rnd() % (unsigned)cols));
+		t = view_col_ns(&v, v.cursor);
+		view_do(&v, CMD_ZOOM_OUT);
+		cr_assert_eq(v.end_ns - v.start_ns, 2 * (e0 - s0));
+		cr_assert_eq(view_col_ns(&v, v.cursor), t);
+		view_do(&v, CMD_ZOOM_IN);
+		assert_window(&v, s0, e0);
+		view_free(&v);
+	}
+}
+
+Test(window, zoom_in_at_the_minimum_inverts)
+{
+	struct view v;
+
+	bare_view(&v, 0, 1000000, 100);
+	view_set_window(&v, 5000, 5150, 0);
+	view_set_cursor(&v, 37);
+	cr_assert_eq(view_do(&v, CMD_ZOOM_IN), VIEW_RECALC);
+	cr_assert_eq(v.end_ns - v.start_ns, 100, "not below one ns a column");
+	cr_assert_eq(view_col_ns(&v, 37), 5000 + 37 * 150 / 100);
+	view_do(&v, CMD_ZOOM_OUT);
+	assert_window(&v, 5000, 5150);
+	view_free(&v);
+}
+
+Test(window, zoom_stack)
+{
+	struct view v;
+
+	bare_view(&v, 0, 1000000000, 100);
+	cr_assert_eq(view_do(&v, CMD_UNZOOM), VIEW_NONE);
+	cr_assert_str_eq(v.message, "no zoom to undo");
+
+	view_set_window(&v, 1000, 2000, 1);
+	view_set_window(&v, 1500, 1800, 1);
+	cr_assert_eq(v.nzoom, 2);
+	cr_assert_eq(v.zooms[0].start_ns, 0);
+	cr_assert_eq(v.zooms[0].end_ns, 1000000000);
+	cr_assert_eq(v.zooms[1].start_ns, 1000);
+	cr_assert_eq(view_do(&v, CMD_UNZOOM), VIEW_RECALC);
+	assert_window(&v, 1000, 2000);
+	cr_assert_eq(view_do(&v, CMD_UNZOOM), VIEW_RECALC);
+	assert_window(&v, 0, 1000000000);
+	cr_assert_eq(v.nzoom, 0);
+
+	/* Overflow: 70 pushes keep the latest VIEW_ZOOM_DEPTH windows. */
+	for (int i = 1; i <= 70; i++)
+		view_set_window(&v, i * 1000, i * 1000 + 500, 1);
+	cr_assert_eq(v.nzoom, VIEW_ZOOM_DEPTH);
+	/* The window before push i (i = 2..70) was i - 1's. */
+	for (int i = 69; i >= 70 - VIEW_ZOOM_DEPTH; i--) {
+		cr_assert_eq(view_do(&v, CMD_UNZOOM), VIEW_RECALC);
+		assert_window(&v, i * 1000, i * 1000 + 500);
+	}
+	cr_assert_eq(v.nzoom, 0);
+	cr_assert_eq(view_do(&v, CMD_UNZOOM), VIEW_NONE);
+	assert_window(&v, 6000, 6500);
+	view_free(&v);
+}
+
+Test(window, simple_commands)
+{
+	struct view v;
+
+	bare_view(&v, 0, 1000000, 100);
+	cr_assert_eq(view_do(&v, CMD_LANE_UP), VIEW_NONE);
+	cr_assert_eq(v.lane_scroll, 0);
+	cr_assert_eq(view_do(&v, CMD_LANE_DOWN), VIEW_REPAINT);
+	cr_assert_eq(view_do(&v, CMD_LANE_DOWN), VIEW_REPAINT);
+	cr_assert_eq(view_do(&v, CMD_LANE_UP), VIEW_REPAINT);
+	cr_assert_eq(v.lane_scroll, 1);
+	cr_assert_eq(v.show_cpu, 0);
+	cr_assert_eq(view_do(&v, CMD_TOGGLE_CPU), VIEW_REPAINT);
+	cr_assert_eq(v.show_cpu, 1);
+	cr_assert_eq(v.panel, PANEL_WINDOW);
+	view_do(&v, CMD_PANEL);
+	cr_assert_eq(v.panel, PANEL_KERNELS);
+	view_do(&v, CMD_PANEL);
+	view_do(&v, CMD_PANEL);
+	cr_assert_eq(v.panel, PANEL_WINDOW);
+	view_do(&v, CMD_HELP);
+	cr_assert_eq(v.help, 1);
+	view_do(&v, CMD_HELP);
+	cr_assert_eq(v.help, 0);
+	cr_assert_eq(view_do(&v, CMD_SEARCH), VIEW_REPAINT);
+	cr_assert_eq(view_do(&v, CMD_QUIT), VIEW_QUIT);
+	cr_assert_eq(view_set_cursor(&v, 500), VIEW_REPAINT);
+	cr_assert_eq(v.cursor, 99);
+	view_set_cursor(&v, -3);
+	cr_assert_eq(v.cursor, 0);
+	/* Without analyses, navigation says so instead of crashing. */
+	cr_assert_eq(view_do(&v, CMD_NEXT_STEP), VIEW_REPAINT);
+	cr_assert_str_eq(v.message, "no trace");
+	cr_assert_eq(view_do(&v, CMD_NEXT_RANK), VIEW_REPAINT);
+	cr_assert_eq(v.rank, 0);
+	view_free(&v);
+}
+
+/* ---- navigation ---- */
+
+Test(nav, init_fits_gpu_activity)
+{
+	struct fix f;
+
+	nav_trace(&f.t[0]);
+	fix_view(&f, 1, 200);
+	cr_assert_eq(f.v.t0_ns, 3000 * US);
+	cr_assert_eq(f.v.t1_ns, 21895 * US);
+	assert_window(&f.v, 3050 * US, 21845 * US);
+	cr_assert_eq(f.v.cursor, 100);
+	cr_assert_eq(f.v.rank, 0);
+	cr_assert_eq(f.v.sel, SEL_NONE);
+	cr_assert_eq(f.an[0].nsteps, 7);
+	/* FIT after a zoom comes back, pushed. */
+	view_do(&f.v, CMD_ZOOM_IN);
+	cr_assert_eq(view_do(&f.v, CMD_FIT), VIEW_RECALC);
+	assert_window(&f.v, 3050 * US, 21845 * US);
+	cr_assert_eq(f.v.nzoom, 2);
+	fix_free(&f);
+}
+
+Test(nav, steps_forward_and_backward)
+{
+	struct fix f;
+
+	nav_trace(&f.t[0]);
+	fix_view(&f, 1, 200);
+	/*
+	 * The centre is 12447.5 us, in step 4 ([12050,12840) on the GPU): the
+	 * next step starting after it is step 5, GPU [15050,17050).
+	 */
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_STEP), VIEW_RECALC);
+	cr_assert_eq(f.v.sel, SEL_STEP);
+	cr_assert_eq(f.v.sel_index, 4);
+	assert_zoomed_to(&f.v, 15050, 17050);
+	cr_assert_eq(f.v.nzoom, 1);
+	view_do(&f.v, CMD_NEXT_STEP);
+	cr_assert_eq(f.v.sel_index, 5);
+	assert_zoomed_to(&f.v, 18050, 18855);
+	view_do(&f.v, CMD_NEXT_STEP);
+	cr_assert_eq(f.v.sel_index, 6);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_STEP) & VIEW_RECALC, VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no next step");
+	cr_assert_eq(f.v.sel_index, 6);
+	assert_zoomed_to(&f.v, 21050, 21845);
+	view_do(&f.v, CMD_PREV_STEP);
+	cr_assert_eq(f.v.sel_index, 5);
+	cr_assert_str_eq(f.v.message, "");
+	cr_assert_eq(f.v.nzoom, 4);
+	/* z goes back through the steps. */
+	view_do(&f.v, CMD_UNZOOM);
+	assert_zoomed_to(&f.v, 21050, 21845);
+
+	/*
+	 * With nothing selected, backward: the last step whose GPU extent
+	 * ends at or before the centre, step 3 [9050,9860).
+	 */
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	view_do(&f.v, CMD_PREV_STEP);
+	cr_assert_eq(f.v.sel, SEL_STEP);
+	cr_assert_eq(f.v.sel_index, 2);
+	assert_zoomed_to(&f.v, 9050, 9860);
+	view_do(&f.v, CMD_PREV_STEP);
+	view_do(&f.v, CMD_PREV_STEP);
+	cr_assert_eq(f.v.sel_index, 0);
+	cr_assert_eq(view_do(&f.v, CMD_PREV_STEP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no previous step");
+
+	/* Enter zooms back to the selection after wandering off. */
+	view_do(&f.v, CMD_ZOOM_OUT);
+	view_do(&f.v, CMD_ZOOM_OUT);
+	cr_assert_eq(view_do(&f.v, CMD_ZOOM_SELECTED), VIEW_RECALC);
+	assert_zoomed_to(&f.v, 3050, 3850);
+	f.v.sel = SEL_NONE;
+	cr_assert_eq(view_do(&f.v, CMD_ZOOM_SELECTED), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "nothing selected");
+	fix_free(&f);
+}
+
+Test(nav, outliers_wrap)
+{
+	struct fix f;
+
+	nav_trace(&f.t[0]);
+	fix_view(&f, 1, 200);
+	for (size_t i = 0; i < 7; i++)
+		cr_assert_eq(f.an[0].steps[i].outlier, i == 1 || i == 4,
+		    "step %zu z %.2f", i + 1, f.an[0].steps[i].z);
+	/* From the centre (in step 4): step 5, then around to step 2. */
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_OUTLIER), VIEW_RECALC);
+	cr_assert_eq(f.v.sel, SEL_STEP);
+	cr_assert_eq(f.v.sel_index, 4);
+	cr_assert_str_eq(f.v.message, "");
+	assert_zoomed_to(&f.v, 15050, 17050);
+	view_do(&f.v, CMD_NEXT_OUTLIER);
+	cr_assert_eq(f.v.sel_index, 1);
+	cr_assert_str_eq(f.v.message, "wrapped to the first outlier step");
+	assert_zoomed_to(&f.v, 6050, 7950);
+	view_do(&f.v, CMD_NEXT_OUTLIER);
+	cr_assert_eq(f.v.sel_index, 4);
+	/* A selected step that is not an outlier: the next outlier after it. */
+	f.v.sel_index = 2;
+	view_do(&f.v, CMD_NEXT_OUTLIER);
+	cr_assert_eq(f.v.sel_index, 4);
+	fix_free(&f);
+}
+
+Test(nav, no_outliers_no_steps_no_layers)
+{
+	struct fix f;
+
+	j_begin();
+	step(1, 0, 100);
+	step(2, 100, 200);
+	kernel(1, 10, "k", 20, 30);
+	j_load(&f.t[0]);
+	fix_view(&f, 1, 80);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_OUTLIER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message,
+	    "no outlier steps (outliers need at least 5 steps)");
+	cr_assert_eq(f.v.sel, SEL_NONE);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_LAYER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no layers in this trace");
+	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no layers in this trace");
+	/* One kernel: no gaps at all. */
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_GAP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no gaps >= 10 us");
+	cr_assert_eq(view_do(&f.v, CMD_PREV_GAP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no gaps >= 10 us");
+	cr_assert_eq(f.v.sel, SEL_NONE);
+	fix_free(&f);
+
+	j_begin();
+	kernel(1, 10, "k", 20, 30);
+	j_load(&f.t[0]);
+	fix_view(&f, 1, 80);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_STEP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no ProfilerStep annotations in this trace");
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_OUTLIER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message,
+	    "no outlier steps (outliers need at least 5 steps)");
+	fix_free(&f);
+}
+
+Test(nav, layers_in_execution_order)
+{
+	struct fix f;
+
+	fsdp2_trace(&f.t[0]);
+	fix_view(&f, 1, 100);
+	cr_assert_eq(f.an[0].nlayers, 5);
+	assert_window(&f.v, 20 * US, 520 * US);
+	/* Centre 270 us: the first layer starting after it is layers.0 bwd. */
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_LAYER), VIEW_RECALC);
+	cr_assert_eq(f.v.sel, SEL_LAYER);
+	cr_assert_eq(f.v.sel_index, 4);
+	assert_zoomed_to(&f.v, 310, 380);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_LAYER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no next layer");
+	/* Backward through the array: layers.1 bwd, layers.1 fwd, ... */
+	view_do(&f.v, CMD_PREV_LAYER);
+	cr_assert_eq(f.v.sel_index, 3);
+	assert_zoomed_to(&f.v, 230, 340);
+	view_do(&f.v, CMD_PREV_LAYER);
+	cr_assert_eq(f.v.sel_index, 2);
+	assert_zoomed_to(&f.v, 100, 150);
+	view_do(&f.v, CMD_PREV_LAYER);
+	cr_assert_eq(f.v.sel_index, 1);
+	assert_zoomed_to(&f.v, 20, 100);
+	view_do(&f.v, CMD_PREV_LAYER);
+	cr_assert_eq(f.v.sel_index, 0);
+	assert_zoomed_to(&f.v, 20, 150);
+	cr_assert_eq(view_do(&f.v, CMD_PREV_LAYER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no previous layer");
+	view_do(&f.v, CMD_NEXT_LAYER);
+	cr_assert_eq(f.v.sel_index, 1);
+
+	/* Nothing selected, backward from the centre 270: layers.1 fwd. */
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	view_do(&f.v, CMD_PREV_LAYER);
+	cr_assert_eq(f.v.sel_index, 2);
+	/* A step selection does not count as a layer selection. */
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_STEP;
+	f.v.sel_index = 0;
+	view_do(&f.v, CMD_NEXT_LAYER);
+	cr_assert_eq(f.v.sel, SEL_LAYER);
+	cr_assert_eq(f.v.sel_index, 4);
+	fix_free(&f);
+}
+
+Test(nav, worst_layer_in_view)
+{
+	struct fix f;
+
+	fsdp2_trace(&f.t[0]);
+	fix_view(&f, 1, 100);
+	/* Everything in view: layers.1 backward, 50 us. */
+	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_RECALC);
+	cr_assert_eq(f.v.sel, SEL_LAYER);
+	cr_assert_eq(f.v.sel_index, 3);
+	assert_zoomed_to(&f.v, 230, 340);
+	/* The forward only: layers.0 forward (30) beats the rest (0). */
+	view_set_window(&f.v, 0, 200 * US, 0);
+	view_do(&f.v, CMD_WORST_LAYER);
+	cr_assert_eq(f.v.sel_index, 1);
+	/* [345, 400): only layers.0 backward's extent [310,380) overlaps. */
+	view_set_window(&f.v, 345 * US, 400 * US, 0);
+	view_do(&f.v, CMD_WORST_LAYER);
+	cr_assert_eq(f.v.sel_index, 4);
+	/* [340, 400): layers.1 backward ends at 340, so is not in view. */
+	view_set_window(&f.v, 340 * US, 400 * US, 0);
+	view_do(&f.v, CMD_WORST_LAYER);
+	cr_assert_eq(f.v.sel_index, 4);
+	assert_zoomed_to(&f.v, 310, 380);
+	/* [339, 400): both; layers.1 backward wins. */
+	view_set_window(&f.v, 339 * US, 400 * US, 0);
+	view_do(&f.v, CMD_WORST_LAYER);
+	cr_assert_eq(f.v.sel_index, 3);
+	/* Only layers.1 forward (own exposed 0): nothing to blame. */
+	view_set_window(&f.v, 120 * US, 140 * US, 0);
+	f.v.sel = SEL_NONE;
+	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message,
+	    "no layer in view has exposed communication of its own");
+	cr_assert_eq(f.v.sel, SEL_NONE);
+	assert_window(&f.v, 120 * US, 140 * US);
+	/* No layer at all in [400, 520). */
+	view_set_window(&f.v, 400 * US, 520 * US, 0);
+	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no layer with GPU activity in view");
+	fix_free(&f);
+}
+
+/* Sets the cursor onto the column holding ts_us. */
+static void
+cursor_at(struct view *v, long long ts_us)
+{
+	int c = view_ns_col(v, ts_us * US);
+
+	cr_assert(c >= 0 && c < v->cols);
+	view_set_cursor(v, c);
+}
+
+#define assert_gap(v, i, a_us, b_us) do { \
+	cr_assert_eq((v)->sel, SEL_GAP); \
+	cr_assert_eq((v)->sel_index, (i)); \
+	cr_assert_eq((v)->sel_gap.start_ns, (a_us) * US); \
+	cr_assert_eq((v)->sel_gap.dur_ns, ((b_us) - (a_us)) * US); \
+	assert_window(v, (a_us) * US - ((b_us) - (a_us)) * US, \
+	    (b_us) * US + ((b_us) - (a_us)) * US); \
+} while (0)
+
+Test(nav, gaps)
+{
+	struct fix f;
+
+	nav_trace(&f.t[0]);
+	fix_view(&f, 1, 200);
+	cr_assert_eq(f.an[0].dev.ngaps, 12);
+	/* From the cursor at 9000 us: gap 4 [9860,12050), a third of the screen. */
+	cursor_at(&f.v, 9000);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_GAP), VIEW_RECALC);
+	assert_gap(&f.v, 4, 9860, 12050);
+	cr_assert_eq(f.v.nzoom, 1);
+	view_do(&f.v, CMD_NEXT_GAP);
+	assert_gap(&f.v, 5, 12400, 12500);
+	view_do(&f.v, CMD_PREV_GAP);
+	assert_gap(&f.v, 4, 9860, 12050);
+	/* The 5 us holes of step 3 are not gaps. */
+	view_do(&f.v, CMD_PREV_GAP);
+	assert_gap(&f.v, 3, 7950, 9050);
+
+	/* From the cursor inside step 3 (9450 us), both ways. */
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	cursor_at(&f.v, 9450);
+	view_do(&f.v, CMD_PREV_GAP);
+	assert_gap(&f.v, 3, 7950, 9050);
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	cursor_at(&f.v, 9450);
+	view_do(&f.v, CMD_NEXT_GAP);
+	assert_gap(&f.v, 4, 9860, 12050);
+
+	/* The ends. */
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	view_set_cursor(&f.v, 0);
+	cr_assert_eq(view_do(&f.v, CMD_PREV_GAP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no previous gap");
+	view_do(&f.v, CMD_NEXT_GAP);
+	assert_gap(&f.v, 0, 3400, 3500);
+	f.v.sel_index = 11;
+	f.v.sel_gap.start_ns = 21400 * US;
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_GAP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no next gap");
+	/* Near the end the window is shifted in, the gap still selected. */
+	view_do(&f.v, CMD_PREV_GAP);
+	cr_assert_eq(f.v.sel_index, 10);
+	cr_assert_eq(f.v.sel_gap.start_ns, 18855 * US);
+	assert_window(&f.v, 21895 * US - 3 * 2195 * US, 21895 * US);
+	/* Enter on a gap: the gap with margins. */
+	view_do(&f.v, CMD_PREV_GAP);
+	assert_gap(&f.v, 9, 18400, 18500);
+	view_do(&f.v, CMD_ZOOM_OUT);
+	view_do(&f.v, CMD_ZOOM_SELECTED);
+	assert_zoomed_to(&f.v, 18400, 18500);
+	fix_free(&f);
+}
+
+/* ---- search ---- */
+
+static const char *
+sel_name(const struct fix *f, size_t a)
+{
+	cr_assert_eq(f->v.sel, SEL_EVENT);
+	return trace_str(&f->t[a], f->t[a].events[f->v.sel_index].name);
+}
+
+static int64_t
+sel_ts(const struct fix *f, size_t a)
+{
+	return f->t[a].events[f->v.sel_index].ts_ns;
+}
+
+Test(search, next_previous_case_insensitive)
+{
+	struct fix f;
+
+	nav_trace(&f.t[0]);
+	fix_view(&f, 1, 200);
+	view_set_window(&f.v, 10000 * US, 14000 * US, 0);
+	view_set_cursor(&f.v, 100);     /* 12000 us */
+	/* The first match at or after the cursor: A of step 4 at 12050. */
+	cr_assert_eq(view_search(&f.v, "gemm"), VIEW_RECALC);
+	cr_assert_str_eq(f.v.query, "gemm");
+	cr_assert_str_eq(sel_name(&f, 0), "sm90_gemm_A");
+	cr_assert_eq(sel_ts(&f, 0), 12050 * US);
+	cr_assert_str_eq(f.v.message, "");
+	/* Centred, same zoom, not pushed: [12050,12400) has its middle at 12225. */
+	assert_window(&f.v, 10225 * US, 14225 * US);
+	cr_assert_eq(f.v.nzoom, 0);
+	cr_assert_eq(f.v.show_cpu, 0, "a GPU match leaves the CPU lanes off");
+	cr_assert_eq(view_ns_col(&f.v, 12050 * US), f.v.cursor);
+	/* n: B of step 4, "Fused_GEMM_B" (upper case). */
+	view_do(&f.v, CMD_NEXT_MATCH);
+	cr_assert_str_eq(sel_name(&f, 0), "Fused_GEMM_B");
+	cr_assert_eq(sel_ts(&f, 0), 12500 * US);
+	assert_window(&f.v, 10670 * US, 14670 * US);
+	view_do(&f.v, CMD_NEXT_MATCH);
+	cr_assert_str_eq(sel_name(&f, 0), "sm90_gemm_A");
+	cr_assert_eq(sel_ts(&f, 0), 15050 * US);
+	/* N, N, N: back past step 4 to B of step 3 (nvjet_C does not match). */
+	view_do(&f.v, CMD_PREV_MATCH);
+	cr_assert_eq(sel_ts(&f, 0), 12500 * US);
+	view_do(&f.v, CMD_PREV_MATCH);
+	cr_assert_eq(sel_ts(&f, 0), 12050 * US);
+	view_do(&f.v, CMD_PREV_MATCH);
+	cr_assert_str_eq(sel_name(&f, 0), "Fused_GEMM_B");
+	cr_assert_eq(sel_ts(&f, 0), 9500 * US);
+	assert_window(&f.v, 7680 * US, 11680 * US);
+
+	/* Wider than the window: fitted, pushed. */
+	view_set_window(&f.v, 12000 * US, 12100 * US, 0);
+	view_set_cursor(&f.v, 0);
+	cr_assert_eq(view_search(&f.v, "GEMM_a"), VIEW_RECALC);
+	cr_assert_eq(sel_ts(&f, 0), 12050 * US);
+	assert_zoomed_to(&f.v, 12050, 12400);
+	cr_assert_eq(f.v.nzoom, 1);
+
+	/* A CPU match wraps around and turns the CPU lanes on. */
+	cr_assert_eq(view_search(&f.v, "PROFILERSTEP#3"), VIEW_RECALC);
+	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
+	cr_assert_str_eq(f.v.message, "search wrapped to the start");
+	cr_assert_eq(f.v.show_cpu, 1);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_MATCH) & VIEW_REPAINT, VIEW_REPAINT);
+	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
+	cr_assert_str_eq(f.v.message, "search wrapped to the start");
+
+	/* No match: the selection stays. */
+	cr_assert_eq(view_search(&f.v, "xyz"), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no match for 'xyz'");
+	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
+	cr_assert_eq(view_do(&f.v, CMD_PREV_MATCH), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no match for 'xyz'");
+	fix_free(&f);
+}
+
+Test(search, wraps_backward_and_repeats)
+{
+	struct fix f;
+
+	nav_trace(&f.t[0]);
+	fix_view(&f, 1, 200);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_MATCH), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no search yet: / searches");
+	view_set_cursor(&f.v, 0);       /* 3050 us */
+	view_search(&f.v, "nvjet");
+	cr_assert_eq(sel_ts(&f, 0), 9405 * US);
+	/* The only match: n and N wrap onto it. */
+	view_do(&f.v, CMD_PREV_MATCH);
+	cr_assert_eq(sel_ts(&f, 0), 9405 * US);
+	cr_assert_str_eq(f.v.message, "search wrapped to the end");
+	/* An empty text repeats the last query from the cursor. */
+	view_search(&f.v, "gemm_a");
+	view_set_cursor(&f.v, 0);
+	view_search(&f.v, "");
+	cr_assert_str_eq(f.v.query, "gemm_a");
+	cr_assert_str_eq(sel_name(&f, 0), "sm90_gemm_A");
+	/* Before the first A (3050): N wraps to the last, step 7's at 21050. */
+	view_set_window(&f.v, 3000 * US, 4000 * US, 0);
+	f.v.sel = SEL_NONE;
+	view_set_cursor(&f.v, 0);
+	view_do(&f.v, CMD_PREV_MATCH);
+	cr_assert_eq(sel_ts(&f, 0), 21050 * US);
+	cr_assert_str_eq(f.v.message, "search wrapped to the end");
+	fix_free(&f);
+}
+
+/* ---- ranks and recalc ---- */
+
+/* v's numbers equal the modules' for the current analysis and window. */
+static void
+check_recalc(const struct fix *f)
+{
+	const struct analysis *a = &f->an[f->v.rank];
+	struct window_metrics m;
+	struct kernel_total top[METRICS_TOP_K];
+	size_t ntop, count = 0;
+
+	metrics_window(&a->dev, f->v.start_ns, f->v.end_ns, &m);
+	cr_assert_eq(f->v.m.start_ns, f->v.start_ns);
+	cr_assert_eq(f->v.m.end_ns, m.end_ns);
+	cr_assert_eq(f->v.m.busy_ns, m.busy_ns);
+	cr_assert_eq(f->v.m.idle_ns, m.idle_ns);
+	cr_assert_eq(f->v.m.compute_ns, m.compute_ns);
+	cr_assert_eq(f->v.m.comm_ns, m.comm_ns);
+	cr_assert_eq(f->v.m.memory_ns, m.memory_ns);
+	cr_assert_eq(f->v.m.overlap_ns, m.overlap_ns);
+	cr_assert_eq(f->v.m.exposed_comm_ns, m.exposed_comm_ns);
+	cr_assert_eq(memcmp(&f->v.m.overlap_pct, &m.overlap_pct, sizeof m.overlap_pct), 0);
+	for (int k = 0; k < IDLE_KINDS; k++)
+		cr_assert_eq(f->v.m.idle_by_kind_ns[k], m.idle_by_kind_ns[k]);
+	cr_assert_eq(f->v.m.gap_count, m.gap_count);
+	cr_assert_eq(f->v.m.gap_total_ns, m.gap_total_ns);
+	cr_assert_eq(f->v.m.ntop, m.ntop);
+	for (size_t k = 0; k < m.ntop; k++) {
+		cr_assert_eq(f->v.m.top[k].start_ns, m.top[k].start_ns);
+		cr_assert_eq(f->v.m.top[k].dur_ns, m.top[k].dur_ns);
+	}
+	ntop = metrics_top_kernels(&a->dev, f->v.start_ns, f->v.end_ns, top,
+	    METRICS_TOP_K);
+	cr_assert_eq(f->v.ntop, ntop);
+	for (size_t i = 0; i < ntop; i++) {
+		cr_assert_eq(f->v.top[i].name, top[i].name);
+		cr_assert_eq(f->v.top[i].count, top[i].count);
+		cr_assert_eq(f->v.top[i].total_ns, top[i].total_ns);
+	}
+	for (size_t i = 0; i < a->dev.nacts; i++) {
+		const struct event *e = &a->t->events[a->dev.acts[i]];
+
+		if (e->ts_ns < f->v.end_ns && (e->dur_ns > 0 ?
+		    event_end(e) > f->v.start_ns : e->ts_ns >= f->v.start_ns))
+			count++;
+	}
+	cr_assert_eq(f->v.kernels_in_view, count, "kernels in view %zu, want %zu",
+	    f->v.kernels_in_view, count);
+}
+
+Test(ranks, cycle_and_recalc)
+{
+	struct fix f;
+	int64_t s, e;
+
+	nav_trace(&f.t[0]);
+	fsdp2_trace(&f.t[1]);
+	fix_view(&f, 2, 120);
+	/* Bounds over both traces; the window over both's GPU activity. */
+	cr_assert_eq(f.v.t0_ns, 0);
+	assert_window(&f.v, 20 * US, 21845 * US);
+	check_recalc(&f);
+	cr_assert_eq(f.v.kernels_in_view, 15);
+	cr_assert_eq(f.v.m.compute_ns, f.an[0].m.compute_ns);
+
+	view_do(&f.v, CMD_NEXT_STEP);
+	cr_assert_eq(f.v.sel, SEL_STEP);
+	s = f.v.start_ns;
+	e = f.v.end_ns;
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_RANK), VIEW_RECALC);
+	cr_assert_eq(f.v.rank, 1);
+	cr_assert_eq(f.v.sel, SEL_NONE, "the selection belongs to a rank");
+	assert_window(&f.v, s, e);
+	view_recalc(&f.v);
+	check_recalc(&f);
+	view_do(&f.v, CMD_NEXT_RANK);
+	cr_assert_eq(f.v.rank, 0);
+	view_do(&f.v, CMD_PREV_RANK);
+	cr_assert_eq(f.v.rank, 1);
+
+	/* Windows cutting kernels, on the FSDP2 rank. */
+	view_set_window(&f.v, 0, 400 * US, 0);
+	view_recalc(&f.v);
+	check_recalc(&f);
+	/* [20,50) + [230,260) + [300,310) + [330,380) */
+	cr_assert_eq(f.v.m.exposed_comm_ns, 120 * US);
+	view_set_window(&f.v, 57 * US, 301 * US, 0);
+	view_recalc(&f.v);
+	check_recalc(&f);
+	/* gemm_fwd_0 ends at 100 and gemm_fwd_1 starts at 105... */
+	view_set_window(&f.v, 100 * US, 105 * US, 0);
+	view_recalc(&f.v);
+	check_recalc(&f);
+	cr_assert_eq(f.v.kernels_in_view, 1, "only copy_out_1 [100,105)");
+	view_set_window(&f.v, 150 * US, 230 * US, 0);
+	view_recalc(&f.v);
+	check_recalc(&f);
+	cr_assert_eq(f.v.kernels_in_view, 0);
+	cr_assert_eq(f.v.m.gap_count, 1);
+	cr_assert_eq(f.v.m.idle_ns, 80 * US);
+
+	/* Rank 0 and the gap navigation use its own gaps. */
+	view_do(&f.v, CMD_NEXT_RANK);
+	view_do(&f.v, CMD_FIT);
+	cursor_at(&f.v, 9000);
+	view_do(&f.v, CMD_NEXT_GAP);
+	assert_gap(&f.v, 4, 9860, 12050);
+	fix_free(&f);
+}
+
+Test(ranks, mfu_follows_the_options)
+{
+	struct fix f;
+	struct analysis_opts o;
+	struct mfu_result want;
+
+	nav_trace(&f.t[0]);
+	fix_view(&f, 1, 100);
+	/* No FLOPs anywhere: unknown, with a reason. */
+	cr_assert_eq(f.v.mfu.has_value, 0);
+	cr_assert_neq(f.v.mfu.reason[0], '\0');
+
+	memset(&o, 0, sizeof o);
+	o.mfu.flops_per_step = 1e15;
+	o.mfu.peak_tflops = 1000;
+	o.ranks_loaded = 4;
+	view_set_opts(&f.v, &o);
+	view_set_window(&f.v, 5000 * US, 14000 * US, 0);
+	view_recalc(&f.v);
+	o.mfu.world_size = 4;
+	mfu_compute(&f.an[0].dev, f.an[0].steps, f.an[0].nsteps, &o.mfu,
+	    5000 * US, 14000 * US, &want);
+	cr_assert(want.has_value);
+	cr_assert(f.v.mfu.has_value);
+	cr_assert_float_eq(f.v.mfu.value, want.value, 1e-12);
+	cr_assert_str_eq(f.v.mfu.source, "model");
+	fix_free(&f);
+}
+
+Test(ranks, analysis_without_gpu)
+{
+	struct fix f;
+	struct analysis_opts o;
+
+	j_begin();
+	step(1, 0, 100);
+	j_load(&f.t[0]);
+	memset(&o, 0, sizeof o);
+	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
+	analysis_build(&f.an[0], &f.t[0], -1, &o);
+	f.n = 1;
+	view_init(&f.v, f.an, 1, f.t[0].start_ns, f.t[0].end_ns, 50);
+	assert_window(&f.v, 0, 100 * US);
+	cr_assert_eq(f.v.m.busy_ns, 0);
+	cr_assert_eq(f.v.m.idle_ns, 0);
+	cr_assert_eq(f.v.kernels_in_view, 0);
+	cr_assert_eq(f.v.ntop, 0);
+	cr_assert_eq(f.v.mfu.has_value, 0);
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_GAP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no GPU activity in this trace");
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_STEP), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no GPU activity in this trace");
+	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message, "no GPU activity in this trace");
+	fix_free(&f);
+}
+
+/* ---- the generator ---- */
+
+Test(generator, outlier_and_backward_layers)
+{
+	const char *gen = getenv("GEN_TRACE");
+	char dir[] = "/tmp/gantty-view-gen-XXXXXX", cmd[1024], path[512];
+	struct load_error err;
+	struct fix f;
+	const struct analysis *a;
+	long i12 = -1;
+
+	if (gen == NULL || *gen == '\0')
+		cr_skip_test("GEN_TRACE is not set");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "'%s' --ranks=2 --seed=1 --out='%s'", gen, dir);
+	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+	snprintf(path, sizeof path, "%s/rank-0.json", dir);
+	cr_assert_eq(load_trace(&f.t[0], path, NULL, &err), 0, "%s", err.msg);
+	fix_view(&f, 1, 200);
+	a = &f.an[0];
+	cr_assert_eq(a->nsteps, 8);
+
+	/* o: the slow step, 15. */
+	cr_assert_eq(view_do(&f.v, CMD_NEXT_OUTLIER), VIEW_RECALC);
+	cr_assert_eq(f.v.sel, SEL_STEP);
+	cr_assert_eq(a->steps[f.v.sel_index].number, 15);
+	assert_window(&f.v, a->steps[f.v.sel_index].gpu_start_ns -
+	    (a->steps[f.v.sel_index].gpu_end_ns - a->steps[f.v.sel_index].gpu_start_ns) / 50,
+	    a->steps[f.v.sel_index].gpu_end_ns +
+	    (a->steps[f.v.sel_index].gpu_end_ns - a->steps[f.v.sel_index].gpu_start_ns) / 50);
+	/* It is the only one: o again wraps onto it. */
+	view_do(&f.v, CMD_NEXT_OUTLIER);
+	cr_assert_eq(a->steps[f.v.sel_index].number, 15);
+	/* [ [ [ : step 12. */
+	for (int k = 0; k < 3; k++)
+		view_do(&f.v, CMD_PREV_STEP);
+	cr_assert_eq(a->steps[f.v.sel_index].number, 12);
+	/*
+	 * x in step 12: its last reduce-scatter (layers.0 backward, nothing
+	 * left to hide it) beats the late forward all-gather of layers.2...
+	 */
+	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_RECALC);
+	cr_assert_eq(f.v.sel, SEL_LAYER);
+	cr_assert_str_eq(trace_str(&f.t[0], a->layers[f.v.sel_index].name), "layers.0");
+	cr_assert_eq(a->layers[f.v.sel_index].phase, LAYER_BACKWARD);
+	cr_assert_eq(a->layers[f.v.sel_index].step, 12);
+	/* ... which wins over the forward pass alone (layers.0's first gather). */
+	for (size_t i = 0; i < a->nlayers; i++)
+		if (a->layers[i].step == 12 && a->layers[i].phase == LAYER_FORWARD &&
+		    strcmp(trace_str(&f.t[0], a->layers[i].name), "layers.0") == 0)
+			i12 = (long)i;
+	cr_assert_geq(i12, 0);
+	view_set_window(&f.v, a->layers[i12].gpu_start_ns,
+	    a->layers[i12 + 3].gpu_end_ns, 1);
+	view_do(&f.v, CMD_WORST_LAYER);
+	cr_assert_str_eq(trace_str(&f.t[0], a->layers[f.v.sel_index].name), "layers.2");
+	cr_assert_eq(a->layers[f.v.sel_index].phase, LAYER_FORWARD);
+	cr_assert_eq(a->layers[f.v.sel_index].step, 12);
+	i12 = -1;
+
+	/* From layers.3 forward of step 12, } walks the backward down. */
+	for (size_t i = 0; i < a->nlayers; i++)
+		if (a->layers[i].step == 12 && a->layers[i].phase == LAYER_FORWARD &&
+		    strcmp(trace_str(&f.t[0], a->layers[i].name), "layers.3") == 0)
+			i12 = (long)i;
+	cr_assert_geq(i12, 0);
+	f.v.sel = SEL_LAYER;
+	f.v.sel_index = i12;
+	for (int k = 3; k >= 0; k--) {
+		const struct layer *l;
+		char want[32];
+
+		cr_assert_eq(view_do(&f.v, CMD_NEXT_LAYER), VIEW_RECALC);
+		cr_assert_eq(f.v.sel, SEL_LAYER);
+		l = &a->layers[f.v.sel_index];
+		snprintf(want, sizeof want, "layers.%d", k);
+		cr_assert_str_eq(trace_str(&f.t[0], l->name), want);
+		cr_assert_eq(l->phase, LAYER_BACKWARD, "%s is not the backward", want);
+		cr_assert_eq(l->step, 12);
+		assert_window(&f.v, l->gpu_start_ns - (l->gpu_end_ns - l->gpu_start_ns) / 50,
+		    l->gpu_end_ns + (l->gpu_end_ns - l->gpu_start_ns) / 50);
+		view_recalc(&f.v);      /* what the loop does on VIEW_RECALC */
+		check_recalc(&f);
+	}
+	/* Then step 13's forward begins. */
+	view_do(&f.v, CMD_NEXT_LAYER);
+	cr_assert_eq(a->layers[f.v.sel_index].step, 13);
+	cr_assert_eq(a->layers[f.v.sel_index].phase, LAYER_FORWARD);
+	cr_assert_str_eq(trace_str(&f.t[0], a->layers[f.v.sel_index].name), "layers.0");
+
+	/* Search across the whole trace stays fast and exact. */
+	view_do(&f.v, CMD_FIT);
+	view_set_cursor(&f.v, 0);
+	view_search(&f.v, "ncclDevKernel_AllGather");
+	cr_assert_eq(f.v.sel, SEL_EVENT);
+	cr_assert(strstr(sel_name(&f, 0), "AllGather") != NULL);
+
+	fix_free(&f);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/rank-1.json", dir);
+	unlink(path);
+	rmdir(dir);
+}

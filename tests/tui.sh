@@ -1,0 +1,302 @@
+#!/bin/sh
+# The real viewer in a private, fixed-size tmux server (as tmux's own
+# regress/ tests do): keys in with send-keys, the screen out with
+# capture-pane.  Every wait polls the screen for what it expects (up to
+# 5 s), so the test is fast when things work and fails, not hangs, when not.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "skip: tmux is not installed" >&2
+	exit 77
+fi
+
+example=$top_srcdir/share/example.json.gz
+sock=$tmp/tmux   # a private server, its socket removed with $tmp
+trap 'tmux -S "$sock" kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP
+T() { tmux -S "$sock" -f /dev/null "$@"; }
+
+# run.sh [ARGS...]: runs gantty in the pane's shell with TERM=$VT
+# (xterm-256color), its pid in $tmp/pid; the shell then prints its status.
+cat >"$tmp/run.sh" <<EOT
+echo \$\$ >'$tmp/pid'
+ulimit -c 0
+[ -z "\${IGNORE_HUP:-}" ] || trap '' HUP
+TERM=\${VT:-xterm-256color}; export TERM
+exec '$GANTTY' "\$@"
+EOT
+
+# poll COMMAND...: retries COMMAND every 0.1 s for up to 5 s.
+poll() {
+	i=0
+	while [ "$i" -lt 50 ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$@"
+}
+# shows WIN TEXT: the screen of window WIN holds TEXT (fixed string).
+shows() {
+	T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null &&
+	    grep -qF -- "$2" "$tmp/screen"
+}
+# line WIN N: prints line N (1-based) of WIN's screen.
+line() {
+	T capture-pane -p -t "$1" | sed -n "$2p"
+}
+line_differs() {
+	[ "$(line "$1" "$2")" != "$3" ]
+}
+# wait_for WIN TEXT NAME: passes when TEXT shows up in time.
+wait_for() {
+	if poll shows "$1" "$2"; then pass "$3"; else
+		fail "$3: '$2' not on screen"; sed 's/^/# /' "$tmp/screen"; fi
+}
+# flag WIN FORMAT: prints a pane format, e.g. #{alternate_on}.
+flag() {
+	T display-message -p -t "$1" "$2"
+}
+gone() {
+	! kill -0 "$(cat "$tmp/pid")" 2>/dev/null
+}
+# normal WIN: the normal screen, the cursor shown, no mouse reporting.
+normal() {
+	[ "$(flag "$1" '#{alternate_on}#{cursor_flag}#{mouse_any_flag}')" = 010 ]
+}
+# restored WIN NAME: the viewer is gone and the terminal is as before it:
+# the normal screen, the cursor shown, no mouse reporting, the prompt back.
+restored() {
+	if poll gone; then pass "$2: the process is gone"; else
+		fail "$2: the process is still running"; fi
+	# tmux may read the last bytes from the pane after the process is gone
+	if poll normal "$1"; then pass "$2: the terminal is restored"; else
+		fail "$2: the terminal is not restored (alternate screen, cursor, mouse: $(flag "$1" '#{alternate_on} #{cursor_flag} #{mouse_any_flag}'))"
+	fi
+}
+# start WIN [ENV=VALUE...] -- [ARGS...]: a fresh 120x40 shell window WIN,
+# then gantty ARGS (default: the bundled example) in it; waits for the first
+# frame.
+start() {
+	win=$1; shift
+	env=
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do env="$env $1"; shift; done
+	[ $# -gt 0 ] && shift
+	[ $# -eq 0 ] && set -- "'$example'"
+	rm -f "$tmp/pid"
+	T new-window -d -n "$win" "env PS1='gantty-test\$ ' ENV= sh"
+	T resize-window -t "$win" -x 120 -y 40
+	poll shows "$win" 'gantty-test$' || fail "$win: no shell prompt"
+	T send-keys -t "$win" "$env sh '$tmp/run.sh' $*; echo status=\$?" Enter
+	# the hint line is drawn last: once it shows, the whole frame does
+	wait_for "$win" "$hint_text" "$win: the viewer starts"
+	check "$win: the title line" grep -qF "$title_text" "$tmp/screen"
+}
+# send WIN KEYS...: send-keys, each argument a key name.
+send() {
+	w=$1; shift
+	T send-keys -t "$w" "$@"
+}
+# mouse WIN BUTTON X Y: an SGR (1006) mouse press and release at the 0-based
+# cell (X, Y), what xterm sends; BUTTON 0 is the left button, 64/65 the wheel.
+mouse() {
+	T send-keys -t "$1" -l "$(printf '\033[<%d;%d;%dM' "$2" $(($3 + 1)) $(($4 + 1)))"
+	[ "$2" -ge 64 ] ||
+	    T send-keys -t "$1" -l "$(printf '\033[<%d;%d;%dm' "$2" $(($3 + 1)) $(($4 + 1)))"
+}
+
+title_text="  window +"    # on the title line of every frame
+hint_text="? help  q quit" # on the hint line, the last one drawn
+if ! T new-session -d -s gantty -x 120 -y 40 "sleep 600"; then
+	echo "skip: cannot start a tmux server" >&2
+	exit 77
+fi
+
+# --- the first screen, the keys, the mouse, resizing, q ---
+start main
+check "the first screen shows the lanes" \
+    grep -q '^ compute s[0-9]' "$tmp/screen"
+check "the first screen shows the bubble lane" grep -q '^ bubbles ' "$tmp/screen"
+check "the first screen shows the panel" grep -qF 'T_exposed' "$tmp/screen"
+check "the first screen shows the key hint" grep -qF '? help  q quit' "$tmp/screen"
+
+title=$(line main 1)
+send main +
+if poll line_differs main 1 "$title"; then pass "+ zooms: the title's window changes"
+else fail "+ zooms: the title stays '$title'"; fi
+check "+ zooms in: no longer the whole 617.3 ms" sh -c "! tmux -S '$sock' capture-pane -p -t main | sed -n 1p | grep -qF '(617.3 ms)'"
+
+send main o
+wait_for main "ProfilerStep#15" "o selects the outlier step 15 (step strip)"
+wait_for main "selected step 15" "o: the panel describes step 15"
+
+send main '}'
+wait_for main "selected layer" "} selects a layer"
+
+send main '?'
+wait_for main "? closes this help" "? shows the help"
+"$GANTTY" --keys >"$tmp/keys"
+T capture-pane -p -t main >"$tmp/help"
+missing=
+while IFS='	' read -r keys help; do
+	grep -qF -- "$help" "$tmp/help" || missing="$missing [$keys: $help]"
+	grep -qF -- "$keys" "$tmp/help" || missing="$missing [$keys]"
+done <"$tmp/keys"
+if [ -z "$missing" ]; then pass "the help lists every binding"; else
+	fail "the help lacks$missing"; fi
+send main '?'
+if poll sh -c "! tmux -S '$sock' capture-pane -p -t main | grep -qF 'closes this help'"
+then pass "? again closes the help"; else fail "? again closes the help"; fi
+
+# The mouse: the wheel zooms around the pointer, a click selects.
+send main f
+poll shows main "(617.3 ms)" || fail "f fits all"
+mouse main 64 60 4
+if poll sh -c "! tmux -S '$sock' capture-pane -p -t main | grep -qF '(617.3 ms)'"
+then pass "the wheel zooms in"; else fail "the wheel zooms in"; fi
+mouse main 65 60 4
+wait_for main "(617.3 ms)" "the wheel zooms out again"
+cursor_at() {   # the panel's "cursor +T" text
+	T capture-pane -p -t main | grep -o 'cursor +[0-9.]* [mun]*s'
+}
+before=$(cursor_at)
+mouse main 0 40 4
+if poll sh -c "[ \"\$(tmux -S '$sock' capture-pane -p -t main | grep -o 'cursor +[0-9.]* [mun]*s')\" != '$before' ]"
+then pass "a click moves the cursor"; else fail "a click moves the cursor ($before)"; fi
+wait_for main "selected sm90_xmma_gemm" "a click on a compute kernel selects it"
+
+# / reads a search on the hint line: backspace edits, Enter searches, n
+# goes on, Esc cancels.
+send main /
+T send-keys -t main -l allgathx
+send main BSpace
+T send-keys -t main -l er
+if poll sh -c "tmux -S '$sock' capture-pane -p -t main | sed -n 40p | grep -qx '/allgather *'"
+then pass "/ prompts on the hint line, backspace edits"; else
+	fail "/ prompts on the hint line: '$(line main 40)'"; fi
+if poll sh -c "[ \"\$(tmux -S '$sock' display-message -p -t main '#{cursor_flag} #{cursor_y}')\" = '1 39' ]"
+then pass "the prompt shows the cursor"; else fail "the prompt shows the cursor"; fi
+send main Enter
+wait_for main "selected AllGather" "Enter searches and selects the match"
+first=$(grep 'selected AllGather' "$tmp/screen")
+send main n
+if poll sh -c "tmux -S '$sock' capture-pane -p -t main | grep 'selected AllGather' | grep -qvxF -- '$first'"
+then pass "n selects the next match"; else fail "n selects the next match"; fi
+send main / x
+poll sh -c "tmux -S '$sock' capture-pane -p -t main | sed -n 40p | grep -qx '/x *'" ||
+    fail "/ prompts again"
+send main Escape
+wait_for main "$hint_text" "Esc cancels the search"
+if poll sh -c "[ \"\$(tmux -S '$sock' display-message -p -t main '#{cursor_flag}')\" = 0 ]"; then
+	pass "the cursor is hidden again"; else fail "the cursor is hidden again"; fi
+
+# Resizing redraws at the new size; too small gets a message.
+T resize-window -t main -x 80 -y 24
+if poll sh -c "tmux -S '$sock' capture-pane -p -t main >'$tmp/screen'; sed -n 24p '$tmp/screen' | grep -qF 'q quit'"
+then pass "resized to 80x24: the hint line is on the last row"; else
+	fail "resized to 80x24"; T capture-pane -p -t main | sed 's/^/# /'; fi
+check "80x24: the panel is drawn" grep -qF '[window]' "$tmp/screen"
+check "80x24: the lanes are drawn" grep -q '^ bubbles ' "$tmp/screen"
+T resize-window -t main -x 30 -y 8
+wait_for main "terminal too small:" "30x8 shows the too-small message"
+T resize-window -t main -x 120 -y 40
+wait_for main "example.json.gz  window " "back to 120x40 redraws"
+
+send main q
+wait_for main "status=0" "q quits with status 0"
+restored main "q"
+
+# --- Ctrl-Z suspends to the shell (job control), fg redraws ---
+start suspend
+send suspend C-z
+wait_for suspend "Stopped" "Ctrl-Z suspends to the shell"
+check "suspended: the terminal is the shell's" \
+    test "$(flag suspend '#{alternate_on}#{mouse_any_flag}')" = 00
+T send-keys -t suspend clear Enter
+poll sh -c "! tmux -S '$sock' capture-pane -p -t suspend | grep -qF Stopped"
+send suspend fg Enter
+wait_for suspend "$title_text" "fg redraws the viewer"
+check "resumed: the lanes are back" grep -q '^ bubbles ' "$tmp/screen"
+send suspend o
+wait_for suspend "selected step 15" "resumed: the keys work"
+send suspend q
+restored suspend "q after fg"
+
+# --- Ctrl-C ---
+start ctrlc
+send ctrlc C-c
+wait_for ctrlc "status=0" "Ctrl-C quits with status 0"
+restored ctrlc "Ctrl-C"
+
+# --- SIGTERM restores the terminal, status 128 + 15 ---
+start term
+kill -TERM "$(cat "$tmp/pid")"
+wait_for term "status=143" "SIGTERM: status 143"
+restored term "SIGTERM"
+
+# --- SIGHUP: status 129; a crash (SIGSEGV) restores the terminal first ---
+start hup
+kill -HUP "$(cat "$tmp/pid")"
+wait_for hup "status=129" "SIGHUP: status 129"
+restored hup "SIGHUP"
+# The terminal goes away with SIGHUP ignored (nohup): reads fail, and the
+# viewer must exit, not spin.
+start nohup IGNORE_HUP=1 --
+pid=$(cat "$tmp/pid")
+T kill-window -t nohup
+if poll sh -c "! ps -o stat= -p $pid 2>/dev/null | grep -q '^[RS]'"
+then pass "a lost terminal (SIGHUP ignored) ends the viewer"; else
+	fail "a lost terminal (SIGHUP ignored) ends the viewer"; kill "$pid"; fi
+start segv
+kill -SEGV "$(cat "$tmp/pid")"
+wait_for segv "status=" "SIGSEGV: the viewer dies"
+check "SIGSEGV: with the signal's status (139; 1 under a sanitizer)" \
+    grep -q 'status=\(139\|1\)$' "$tmp/screen"
+restored segv "SIGSEGV"
+
+# --- colours, NO_COLOR, --color=never, TERM=dumb ---
+colors() {      # colours in the captured screen (SGR 30-37, 40-47, 38;5, ...)
+	T capture-pane -e -p -t "$1" | grep -q "$(printf '\033')\\[[0-9;]*\\(3[0-8]\\|4[0-8]\\)[;m]"
+}
+start color
+check "colour on xterm-256color" colors color
+send color q
+poll shows color "status=0" >/dev/null
+start nocolor NO_COLOR=1 --
+check "NO_COLOR: no colours" sh -c "! tmux -S '$sock' capture-pane -e -p -t nocolor | grep -q \"\$(printf '\\033')\\[[0-9;]*[34][0-8][;m]\""
+send nocolor '?'
+wait_for nocolor "? closes this help" "NO_COLOR: the keys work"
+send nocolor q
+wait_for nocolor "status=0" "NO_COLOR: q quits"
+start never -- --color=never "'$example'"
+check "--color=never: no colours" sh -c "! tmux -S '$sock' capture-pane -e -p -t never | grep -q \"\$(printf '\\033')\\[[0-9;]*[34][0-8][;m]\""
+send never q
+poll shows never "status=0" >/dev/null
+for vt in vt100 xterm-mono; do
+	start "$vt" VT=$vt --
+	check "TERM=$vt: no colours" sh -c "! tmux -S '$sock' capture-pane -e -p -t $vt | grep -q \"\$(printf '\\033')\\[[0-9;]*[34][0-8][;m]\""
+	send "$vt" o
+	wait_for "$vt" "selected step 15" "TERM=$vt: the keys work"
+	send "$vt" q
+	wait_for "$vt" "status=0" "TERM=$vt: q quits"
+	restored "$vt" "TERM=$vt"
+done
+
+# TERM=dumb cannot move the cursor: a clear refusal, the terminal untouched.
+T new-window -d -n dumb "env PS1='gantty-test\$ ' ENV= sh"
+poll shows dumb 'gantty-test$' || fail "dumb: no shell prompt"
+T send-keys -t dumb "VT=dumb sh '$tmp/run.sh' '$example'; echo status=\$?" Enter
+wait_for dumb "status=1" "TERM=dumb: refused with status 1"
+check "TERM=dumb: the refusal says why" grep -qF "cannot move the cursor" "$tmp/screen"
+check "TERM=dumb: nothing was drawn" sh -c "! grep -qF 'q quit' '$tmp/screen'"
+
+# --- the trace on standard input: the keys still come from the terminal ---
+start stdin -- "- <'$example'"
+check "a trace on stdin is shown" grep -q '^ bubbles ' "$tmp/screen"
+send stdin '?'
+wait_for stdin "? closes this help" "stdin trace: keys are read from the terminal"
+send stdin q
+wait_for stdin "status=0" "stdin trace: q quits"
+restored stdin "stdin trace"
+
+finish
