@@ -431,6 +431,7 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
 	v->show_cpu = c->cpu;
 	render_layout(&lay, v, w, h);
 	view_resize(v, lay.time_cols > 0 ? lay.time_cols : 1);
+	view_set_cursor(v, v->cols / 2);
 	render_layout_free(&lay);
 	if (c->opts.window == WINDOW_ABSOLUTE) {
 		view_set_window(v, c->opts.start_ns, c->opts.end_ns, 0);

@@ -568,23 +568,6 @@ metrics_window(const struct gpu_device *d, int64_t a_ns, int64_t b_ns,
 	}
 }
 
-/* One activity's share of a window, for metrics_top_kernels(). */
-struct kshare {
-	uint32_t name;
-	uint8_t cls;
-	int64_t ns;
-};
-
-static int
-kshare_cmp(const void *pa, const void *pb)
-{
-	const struct kshare *a = pa, *b = pb;
-
-	if (a->name != b->name)
-		return a->name < b->name ? -1 : 1;
-	return (a->cls > b->cls) - (a->cls < b->cls);
-}
-
 static int
 ktotal_cmp(const void *pa, const void *pb)
 {
@@ -602,13 +585,16 @@ metrics_top_kernels(const struct gpu_device *d, int64_t a_ns, int64_t b_ns,
     struct kernel_total *out, size_t k)
 {
 	const struct trace *t = d->t;
-	uint32_t *hit = NULL;
-	size_t nhit = 0, hcap = 0, nsh = 0, shcap = 0, ntot = 0;
-	struct kshare *sh = NULL;
-	struct kernel_total *tot;
+	uint32_t *hit = NULL, *slot;
+	size_t nhit = 0, hcap = 0, ntot = 0, totcap = 0;
+	size_t nslots = (size_t)t->strs.count * 4;      /* (name, class) keys */
+	struct kernel_total *tot = NULL;
 
 	if (k == 0 || b_ns <= a_ns || d->ntracks == 0)
 		return 0;
+	/* Group by (name, class) in O(1) each: no sort of the m activities. */
+	slot = xmalloc(nslots * sizeof *slot);
+	memset(slot, 0xff, nslots * sizeof *slot);
 	for (size_t ti = 0; ti < d->ntracks; ti++) {
 		const struct track *tr = &t->tracks[d->tracks[ti]];
 		const struct event *ev = &t->events[tr->first];
@@ -617,42 +603,32 @@ metrics_top_kernels(const struct gpu_device *d, int64_t a_ns, int64_t b_ns,
 		itree_overlap(&tr->index, ev, a_ns, b_ns, &hit, &nhit, &hcap);
 		for (size_t i = 0; i < nhit; i++) {
 			const struct event *e = &ev[hit[i]];
+			size_t key = (size_t)e->name * 4 + (e->cls & 3);
 			int64_t lo, hi;
 
 			if (!is_device_activity(t, e, d->device))
 				continue;
+			if (slot[key] == UINT32_MAX) {
+				xgrow(&tot, &totcap, ntot + 1, sizeof *tot);
+				tot[ntot].name = e->name;
+				tot[ntot].cls = e->cls;
+				tot[ntot].count = 0;
+				tot[ntot].total_ns = 0;
+				slot[key] = (uint32_t)ntot++;
+			}
 			lo = max64(a_ns, e->ts_ns);
 			hi = min64(b_ns, event_end(e));
-			xgrow(&sh, &shcap, nsh + 1, sizeof *sh);
-			sh[nsh].name = e->name;
-			sh[nsh].cls = e->cls;
-			sh[nsh].ns = hi > lo ? hi - lo : 0;
-			nsh++;
+			tot[slot[key]].count++;
+			tot[slot[key]].total_ns = sat_add(tot[slot[key]].total_ns,
+			    hi > lo ? hi - lo : 0);
 		}
 	}
 	free(hit);
-	if (nsh == 0) {
-		free(sh);
+	free(slot);
+	if (ntot == 0) {
+		free(tot);
 		return 0;
 	}
-
-	/* Group by (name, class); one name normally has one class. */
-	qsort(sh, nsh, sizeof *sh, kshare_cmp);
-	tot = xreallocarray(NULL, nsh, sizeof *tot);
-	for (size_t i = 0; i < nsh; i++) {
-		if (ntot == 0 || tot[ntot - 1].name != sh[i].name ||
-		    tot[ntot - 1].cls != sh[i].cls) {
-			tot[ntot].name = sh[i].name;
-			tot[ntot].cls = sh[i].cls;
-			tot[ntot].count = 0;
-			tot[ntot].total_ns = 0;
-			ntot++;
-		}
-		tot[ntot - 1].count++;
-		tot[ntot - 1].total_ns = sat_add(tot[ntot - 1].total_ns,
-		    sh[i].ns);
-	}
-	free(sh);
 	qsort(tot, ntot, sizeof *tot, ktotal_cmp);
 	if (k > ntot)
 		k = ntot;

@@ -373,7 +373,8 @@ medium_kernel_name(const char *name, char *buf, size_t n)
 			if (buf[i] == ')')
 				depth++;
 			else if (buf[i] == '(' && --depth == 0) {
-				if (i > 0)
+				/* "f<T>(int)", not "Memcpy DtoH (Device -> Pinned)" */
+				if (i > 0 && buf[i - 1] != ' ')
 					buf[i] = '\0';
 				break;
 			}
@@ -401,7 +402,12 @@ thread_label(const char *name, char *buf, size_t n)
 
 /* ---- lanes ------------------------------------------------------------- */
 
-/* Activity sub-rows of a GPU track: 1 + the deepest activity's row. */
+/*
+ * Activity sub-rows of a GPU track: 1 + the deepest activity's row.  track
+ * rows also count nested GPU annotations, so a track with rows > 1 is
+ * scanned, O(n), until a row that deep is found: only streams with
+ * overlapping kernels or nested annotations pay it, in render_layout().
+ */
 static int
 gpu_rows(const struct trace *t, const struct track *tr)
 {
@@ -531,6 +537,22 @@ render_layout(struct layout *lay, const struct view *v, int w, int h)
 	for (int i = 0; i < lay->lanes_h && scroll + i < lay->nlanes; i++)
 		lay->rows[lay->lanes_y + i] = lanes[scroll + i];
 	free(lanes);
+}
+
+int
+render_rank_lane(const struct view *v, size_t rank)
+{
+	struct row_info *lanes = NULL;
+	size_t n = build_lanes(v, &lanes);
+	int at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (lanes[i].kind == ROW_RANK && lanes[i].analysis == (int)rank) {
+			at = (int)i;
+			break;
+		}
+	free(lanes);
+	return at;
 }
 
 void
@@ -908,7 +930,20 @@ draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 		idle = (b - a) - all;
 		overlap = comm - exposed;
 		other = all - comm;
-		/* the largest share wins; ties go to the worse state */
+		/*
+		 * Problems first: a column that is a quarter idle, or a quarter
+		 * exposed communication, shows it, so a stall is never hidden by
+		 * the busy time around it at a coarse zoom.  Otherwise the largest
+		 * share wins; ties go to the worse state.
+		 */
+		if (idle * 4 >= b - a || exposed * 4 >= b - a) {
+			int bubble = idle >= exposed;
+
+			grid_put(c->g, c->x0 + col, y,
+			    bubble ? c->gl->idle : c->gl->exposed,
+			    bubble ? ROLE_BUBBLE : ROLE_EXPOSED);
+			continue;
+		}
 		best = exposed;
 		ch = c->gl->exposed;
 		role = ROLE_EXPOSED;
@@ -1658,6 +1693,21 @@ draw_window_panel(struct rctx *c, int y, int rows)
 				show[lines[i].line] = 1;
 				used++;
 			}
+	if (c->v->nan > 0 && view_current(c->v)->device < 0) {
+		struct pen p = { c, 1, y, w };
+
+		pen_put(&p, ROLE_PANEL, "no GPU activity in this trace; ");
+		pen_put(&p, ROLE_VALUE, "c");
+		pen_put(&p, ROLE_PANEL, " %s the CPU lanes%s",
+		    c->v->show_cpu ? "hides" : "shows",
+		    c->v->nan > 1 ? ", r goes to the next rank" : "");
+		if (sel && rows > 1) {
+			p.x = 1;
+			p.y++;
+			selection_summary(c, &p);
+		}
+		return;
+	}
 	/* wide terminals: the top kernels on the right */
 	if (w >= 160) {
 		left = w / 2 - 1;

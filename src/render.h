@@ -25,6 +25,7 @@
 #ifndef GANTTY_RENDER_H
 #define GANTTY_RENDER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct grid;
@@ -72,6 +73,11 @@ struct layout {
  */
 void render_layout(struct layout *lay, const struct view *v, int w, int h);
 void render_layout_free(struct layout *lay);
+/*
+ * Returns the lane row (before scrolling) of rank's header, so the loop can
+ * scroll the current rank into view after r / R.
+ */
+int render_rank_lane(const struct view *v, size_t rank);
 /* Draws the frame of v into g (sized w x h) using lay.  Never fails. */
 void render_frame(struct grid *g, const struct layout *lay,
     const struct view *v, const struct render_opts *opts);

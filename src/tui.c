@@ -350,6 +350,8 @@ run_command(struct view *v, enum view_cmd cmd)
 {
 	int change = view_do(v, cmd);
 
+	if (cmd == CMD_NEXT_RANK || cmd == CMD_PREV_RANK)
+		v->lane_scroll = render_rank_lane(v, v->rank);
 	if ((change & VIEW_RECALC) == VIEW_RECALC)
 		view_recalc(v);
 	return change;
