@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -406,6 +407,139 @@ set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
 	free(text);
 }
 
+/*
+ * Loading runs on a small pool of threads (one per core, at most one per
+ * file): each worker takes the next file, loads and finalises it.  Results
+ * are then taken in input order, so ranks, errors and output do not depend
+ * on which thread finished first.
+ */
+struct loader {
+	const struct input_list *in;
+	const struct cli *cli;
+	struct trace **slot;            /* per input: the trace, or NULL */
+	struct load_error *err;         /* per input */
+	size_t next, done;
+	pthread_mutex_t mu;
+	struct timespec start;
+	int shown;
+};
+
+static void *
+load_worker(void *arg)
+{
+	struct loader *L = arg;
+
+	for (;;) {
+		size_t i;
+		struct trace *t;
+		struct progress prog;
+		struct load_opts lopts = { NULL, &prog };
+
+		pthread_mutex_lock(&L->mu);
+		i = L->next++;
+		pthread_mutex_unlock(&L->mu);
+		if (i >= L->in->n)
+			return NULL;
+		t = xmalloc(sizeof *t);
+		prog.path = L->in->v[i].path;
+		prog.start = L->start;
+		prog.shown = 0;
+		/* per-file progress only when there is one file (one line to update) */
+		if (L->in->n == 1 && !L->cli->quiet && isatty(STDERR_FILENO))
+			lopts.progress = show_progress;
+		if (load_trace(t, L->in->v[i].path, &lopts, &L->err[i]) < 0) {
+			free(t);
+			t = NULL;
+		}
+		if (prog.shown)
+			fputs("\r\033[K", stderr);
+		pthread_mutex_lock(&L->mu);
+		L->slot[i] = t;
+		L->done++;
+		if (L->in->n > 1 && !L->cli->quiet && isatty(STDERR_FILENO) &&
+		    (L->shown || elapsed_s(&L->start) >= 1.0)) {
+			L->shown = 1;
+			fprintf(stderr, "\r\033[Kgantty: loaded %zu of %zu traces", L->done,
+			    L->in->n);
+		}
+		pthread_mutex_unlock(&L->mu);
+	}
+}
+
+/*
+ * Loads every input; non-traces found in a directory are skipped with a
+ * warning.  Returns 0, or -1 after printing the first error (in input order).
+ */
+static int
+load_all(const struct input_list *in, const struct cli *c, struct trace **traces,
+    size_t *ntraces, int64_t *origin, int64_t *last)
+{
+	struct loader L;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nthreads = ncpu < 1 ? 1 : (size_t)ncpu;
+	pthread_t tids[16];
+	size_t started = 0;
+	int rc = 0;
+
+	if (nthreads > 16)
+		nthreads = 16;
+	if (nthreads > in->n)
+		nthreads = in->n;
+	memset(&L, 0, sizeof L);
+	L.in = in;
+	L.cli = c;
+	L.slot = xcalloc(in->n, sizeof *L.slot);
+	L.err = xcalloc(in->n, sizeof *L.err);
+	pthread_mutex_init(&L.mu, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &L.start);
+	for (size_t i = 1; i < nthreads; i++)
+		if (pthread_create(&tids[started], NULL, load_worker, &L) == 0)
+			started++;
+	load_worker(&L);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&L.mu);
+	if (L.shown)
+		fputs("\r\033[K", stderr);
+
+	*ntraces = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		struct trace *t = L.slot[i];
+
+		if (t == NULL) {
+			if (rc < 0)
+				continue;
+			if (in->v[i].from_dir && L.err[i].not_trace) {
+				if (!c->quiet)
+					fprintf(stderr, "gantty: warning: %s, skipped\n",
+					    L.err[i].msg);
+				continue;
+			}
+			fprintf(stderr, "gantty: %s\n", L.err[i].msg);
+			rc = -1;
+			continue;
+		}
+		if (rc < 0) {
+			trace_free(t);
+			free(t);
+			continue;
+		}
+		if (!c->quiet)
+			print_warnings(t);
+		input_assign_rank(t, *ntraces);
+		if (t->nevents > 0) {
+			if (*ntraces == 0 || t->start_ns < *origin)
+				*origin = t->start_ns;
+			if (*ntraces == 0 || t->end_ns > *last)
+				*last = t->end_ns;
+		}
+		traces[(*ntraces)++] = t;
+	}
+	free(L.slot);
+	free(L.err);
+	return rc;
+}
+
 /* A short title: the file, or the first file and how many more. */
 static void
 make_title(char *buf, size_t size, struct trace **traces, size_t n)
@@ -545,39 +679,9 @@ main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	traces = xcalloc(inputs.n, sizeof *traces);
-	for (size_t i = 0; i < inputs.n; i++) {
-		struct progress prog = { inputs.v[i].path, { 0, 0 }, 0 };
-		struct load_opts lopts = { NULL, &prog };
-		struct load_error lerr;
-		struct trace *t = xmalloc(sizeof *t);
-
-		clock_gettime(CLOCK_MONOTONIC, &prog.start);
-		if (!cli.quiet && isatty(STDERR_FILENO))
-			lopts.progress = show_progress;
-		if (load_trace(t, inputs.v[i].path, &lopts, &lerr) < 0) {
-			free(t);
-			if (inputs.v[i].from_dir && lerr.not_trace) {
-				if (!cli.quiet)
-					fprintf(stderr, "gantty: warning: %s, skipped\n",
-					    lerr.msg);
-				continue;
-			}
-			fprintf(stderr, "gantty: %s\n", lerr.msg);
-			status = EXIT_INPUT;
-			goto out;
-		}
-		if (prog.shown)
-			fputs("\r\033[K", stderr);
-		if (!cli.quiet)
-			print_warnings(t);
-		input_assign_rank(t, ntraces);
-		if (t->nevents > 0) {
-			if (ntraces == 0 || t->start_ns < origin)
-				origin = t->start_ns;
-			if (ntraces == 0 || t->end_ns > last)
-				last = t->end_ns;
-		}
-		traces[ntraces++] = t;
+	if (load_all(&inputs, &cli, traces, &ntraces, &origin, &last) < 0) {
+		status = EXIT_INPUT;
+		goto out;
 	}
 	if (ntraces == 0) {
 		fprintf(stderr, "gantty: no traces loaded\n");
