@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "crossrank.h"
 #include "grid.h"
 #include "input.h"
 #include "keymap.h"
@@ -717,10 +718,18 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (cli.mode == MODE_REPORT) {
-		if (report_write(stdout, cli.fmt, &cli.opts, origin, an, nan) < 0) {
+		struct crossrank x;
+		int multi = nan > 1;
+
+		if (multi)
+			crossrank_build(&x, an, nan);
+		if (report_write(stdout, cli.fmt, &cli.opts, origin, an, nan,
+		    multi ? &x : NULL) < 0) {
 			perror("gantty: writing the report");
 			status = EXIT_INPUT;
 		}
+		if (multi)
+			crossrank_free(&x);
 	} else {
 		char title[256];
 

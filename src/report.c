@@ -7,20 +7,69 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "crossrank.h"
 #include "trace.h"
 #include "units.h"
 #include "xalloc.h"
 
 /* ---- shared ---------------------------------------------------------- */
 
-/* Writes s as a JSON string, escaping quotes, backslashes and controls. */
+/*
+ * Returns the length (2 to 4) of the well-formed UTF-8 sequence at s (whose
+ * first byte is >= 0x80), or 0 if it is not one: a stray continuation byte,
+ * an overlong form, a surrogate, beyond U+10FFFF or cut short.
+ */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t cp;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)      /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * Writes s as a JSON string, escaping quotes, backslashes and controls.
+ * Names come from the trace as they were, so a byte that is not part of
+ * well-formed UTF-8 becomes U+FFFD: the report is always valid JSON.
+ */
 static void
 json_str(FILE *out, const char *s)
 {
-	putc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
+	putc('"', out);
+	while (*p != '\0') {
+		unsigned char c = *p;
+		size_t n;
+
+		if (c >= 0x80) {
+			if ((n = utf8_len(p)) == 0) {
+				fputs("\\ufffd", out);
+				n = 1;
+			} else {
+				fwrite(p, 1, n, out);
+			}
+			p += n;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", c);
 		else if (c == '\n')
@@ -31,32 +80,53 @@ json_str(FILE *out, const char *s)
 			fprintf(out, "\\u%04x", c);
 		else
 			putc(c, out);
+		p++;
 	}
 	putc('"', out);
 }
 
-/* Writes s for a terminal or log: control bytes become '?'. */
+/*
+ * Writes s for a terminal, a log or a CSV field: control bytes, C1 controls
+ * (U+0080 to U+009F) and bytes that are not well-formed UTF-8 become '?', so
+ * a name in a trace cannot send escape sequences to the terminal.  With
+ * csv_quote, '"' is doubled.
+ */
+static void
+text_put(FILE *out, const char *s, int csv_quote)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p != '\0') {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+
+		if (n == 0 || *p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] < 0xa0)) {
+			putc('?', out);
+			p += n == 0 ? 1 : n;
+			continue;
+		}
+		if (csv_quote && *p == '"')
+			putc('"', out);
+		fwrite(p, 1, n, out);
+		p += n;
+	}
+}
+
 static void
 text_str(FILE *out, const char *s)
 {
-	for (; *s != '\0'; s++)
-		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+	text_put(out, s, 0);
 }
 
-/* Writes s as one CSV field (quoted when it holds , " or a line break). */
+/* Writes s as one CSV field (quoted when it holds , or "). */
 static void
 csv_str(FILE *out, const char *s)
 {
-	if (strpbrk(s, ",\"\n\r") == NULL) {
-		text_str(out, s);
+	if (strpbrk(s, ",\"") == NULL) {
+		text_put(out, s, 0);
 		return;
 	}
 	putc('"', out);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			putc('"', out);
-		putc(*s, out);
-	}
+	text_put(out, s, 1);
 	putc('"', out);
 }
 
@@ -159,14 +229,48 @@ json_loaded(FILE *out, const struct trace *t, const struct summary *s)
 	fputs("}", out);
 }
 
-static void
-json_tracks(FILE *out, const struct trace *t)
+/*
+ * Whether the entry of analysis a lists track tr: CPU and counter tracks,
+ * and the GPU streams of its device; GPU streams of no analysed device go
+ * with the trace's first device.  So a trace's GPU streams are listed once,
+ * however many devices it has.
+ */
+static int
+track_listed(const struct analysis *a, const struct track *tr)
 {
+	const struct trace *t = a->t;
+	size_t lo = 0, hi = t->ndevices_seen < TRACE_MAX_DEVICES ?
+	    t->ndevices_seen : TRACE_MAX_DEVICES;
+
+	if (a->device < 0 || tr->kind != TRACK_GPU || tr->device == a->device)
+		return 1;
+	if (hi == 0 || a->device != t->devices_seen[0])
+		return 0;
+	while (lo < hi) {               /* is tr->device analysed? */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->devices_seen[mid] < tr->device)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return !(lo < t->ndevices_seen && lo < TRACE_MAX_DEVICES &&
+	    t->devices_seen[lo] == tr->device);
+}
+
+static void
+json_tracks(FILE *out, const struct analysis *a)
+{
+	const struct trace *t = a->t;
+	int any = 0;
+
 	fputs(",\n      \"tracks\": [", out);
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
 
-		fprintf(out, "%s\n        {\"pid\": ", i ? "," : "");
+		if (!track_listed(a, tr))
+			continue;
+		fprintf(out, "%s\n        {\"pid\": ", any++ ? "," : "");
 		json_id(out, t, tr->pid, tr->pid_str);
 		fputs(", \"tid\": ", out);
 		json_id(out, t, tr->tid, tr->tid_str);
@@ -367,14 +471,94 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 	json_steps(out, a, o);
 	json_layers(out, a, o);
 	json_kernels(out, a);
-	json_tracks(out, t);
+	json_tracks(out, a);
 	fputs("\n    }", out);
 	free(s.x_by_cat);
 }
 
 static void
+json_part(FILE *out, const struct crossrank *x, int32_t p)
+{
+	if (p < 0) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"rank\": %" PRId64 ", \"device\": %d}", x->parts[p].rank,
+	    x->parts[p].device);
+}
+
+static void
+json_coll(FILE *out, const struct crossrank *x, const struct crossrank_coll *c)
+{
+	fputs("{\"name\": ", out);
+	json_str(out, crossrank_str(x, c->name));
+	fputs(", \"group\": ", out);
+	json_str(out, crossrank_str(x, c->group));
+	fputs(", \"seq\": ", out);
+	json_i64_or_null(out, c->seq >= 0, c->seq);
+	fprintf(out, ", \"occurrence\": %" PRId64 ", \"members\": %zu"
+	    ", \"start_ns\": %" PRId64 ", \"skew_ns\": %" PRId64 ", \"last\": ",
+	    c->occurrence, c->members, c->first_start_ns, c->skew_ns);
+	json_part(out, x, c->last);
+	fputs("}", out);
+}
+
+static void
+json_cross_rank(FILE *out, const struct crossrank *x)
+{
+	fputs(",\n  \"cross_rank\": ", out);
+	if (x == NULL) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\n    \"participants\": [", out);
+	for (size_t p = 0; p < x->nparts; p++) {
+		const struct crossrank_part *cp = &x->parts[p];
+
+		fprintf(out, "%s\n      {\"rank\": %" PRId64 ", \"device\": %d"
+		    ", \"collectives\": %zu, \"unmatched\": %zu, \"last_count\": %zu"
+		    ", \"others_waited_ns\": %" PRId64 ", \"waited_ns\": %" PRId64 "}",
+		    p ? "," : "", cp->rank, cp->device, cp->collectives, cp->unmatched,
+		    cp->last_count, cp->lost_ns, cp->wait_ns);
+	}
+	fputs("\n    ],\n    \"straggler\": ", out);
+	json_part(out, x, x->straggler);
+	fputs(",\n    \"steps\": [", out);
+	for (size_t s = 0; s < x->nsteps; s++) {
+		const struct crossrank_step *st = &x->steps[s];
+
+		fprintf(out, "%s\n      {\"number\": %" PRId64 ", \"time_ns\": [",
+		    s ? "," : "", st->number);
+		for (size_t p = 0; p < x->nparts; p++) {
+			int64_t v = crossrank_step_ns(x, s, p);
+
+			fputs(p ? ", " : "", out);
+			json_i64_or_null(out, v >= 0, v);
+		}
+		fputs("], \"slowest\": ", out);
+		json_part(out, x, st->slowest);
+		fprintf(out, ", \"spread_ns\": %" PRId64 "}", st->spread_ns);
+	}
+	fprintf(out, "%s,\n    \"collectives\": {\"matched\": %zu, \"unmatched_keys\": %zu"
+	    ", \"unmatched\": %zu, \"total_skew_ns\": %" PRId64 ",\n      \"worst\": [",
+	    x->nsteps ? "\n    ]" : "]", x->ncolls, x->unmatched_keys, x->unmatched,
+	    x->total_skew_ns);
+	for (size_t i = 0; i < x->ntop; i++) {
+		fputs(i ? ",\n        " : "\n        ", out);
+		json_coll(out, x, &x->colls[x->top[i]]);
+	}
+	fputs(x->ntop ? "\n      ],\n      \"unmatched_first\": [" :
+	    "],\n      \"unmatched_first\": [", out);
+	for (size_t i = 0; i < x->nmiss; i++) {
+		fputs(i ? ",\n        " : "\n        ", out);
+		json_coll(out, x, &x->miss[i]);
+	}
+	fputs(x->nmiss ? "\n      ]}\n  }" : "]}\n  }", out);
+}
+
+static void
 write_json(FILE *out, const struct analysis_opts *o, int64_t start,
-    const struct analysis *a, size_t n)
+    const struct analysis *a, size_t n, const struct crossrank *x)
 {
 	fprintf(out, "{\n  \"version\": \"%s\",\n  \"trace_start_ns\": %" PRId64
 	    ",\n  \"window\": ", PACKAGE_VERSION, start);
@@ -386,7 +570,9 @@ write_json(FILE *out, const struct analysis_opts *o, int64_t start,
 		json_entry(out, &a[i], o);
 		fputs(i + 1 < n ? ",\n" : "\n", out);
 	}
-	fputs("  ]\n}\n", out);
+	fputs("  ]", out);
+	json_cross_rank(out, x);
+	fputs("\n}\n", out);
 }
 
 /* ---- CSV ------------------------------------------------------------- */
@@ -636,6 +822,9 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 		const struct track *tr = &t->tracks[i];
 		char pid[64], tid[64];
 
+		if (!track_listed(a, tr))
+			continue;
+
 		if (tr->pid_str)
 			snprintf(pid, sizeof pid, "%s", trace_str(t, tr->pid_str));
 		else
@@ -652,13 +841,73 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	free(s.x_by_cat);
 }
 
+static void
+text_part(FILE *out, const struct crossrank *x, int32_t p)
+{
+	if (p < 0)
+		fputs("-", out);
+	else if (x->parts[p].device >= 0)
+		fprintf(out, "rank %" PRId64 "/dev %d", x->parts[p].rank,
+		    x->parts[p].device);
+	else
+		fprintf(out, "rank %" PRId64, x->parts[p].rank);
+}
+
+static void
+text_cross_rank(FILE *out, const struct crossrank *x)
+{
+	char b1[32], b2[32], b3[32];
+
+	fprintf(out, "\ncross-rank: %zu participants, %zu collectives matched",
+	    x->nparts, x->ncolls);
+	if (x->unmatched_keys > 0)
+		fprintf(out, ", %zu keys unmatched (%zu kernels)", x->unmatched_keys,
+		    x->unmatched);
+	fputs("\n", out);
+	if (x->straggler >= 0) {
+		const struct crossrank_part *p = &x->parts[x->straggler];
+
+		fputs("  straggler: ", out);
+		text_part(out, x, x->straggler);
+		fprintf(out, ", last at %zu of %zu collectives; the others waited %s for it\n",
+		    p->last_count, x->ncolls, dur(b1, sizeof b1, p->lost_ns));
+	}
+	if (x->nsteps > 0)
+		fputs("  steps:       slowest              spread\n", out);
+	for (size_t s = 0; s < x->nsteps; s++) {
+		fprintf(out, "    #%-8" PRId64 "  ", x->steps[s].number);
+		text_part(out, x, x->steps[s].slowest);
+		fprintf(out, "  %s .. %s (spread %s)%s\n",
+		    dur(b1, sizeof b1, x->steps[s].min_ns),
+		    dur(b2, sizeof b2, x->steps[s].max_ns),
+		    dur(b3, sizeof b3, x->steps[s].spread_ns),
+		    x->steps[s].present < x->nparts ? "  (missing on some ranks)" : "");
+	}
+	if (x->ntop > 0)
+		fputs("  worst arrival skew:\n", out);
+	for (size_t i = 0; i < x->ntop && i < 5; i++) {
+		const struct crossrank_coll *c = &x->colls[x->top[i]];
+
+		fprintf(out, "    %9s  ", dur(b1, sizeof b1, c->skew_ns));
+		text_str(out, crossrank_str(x, c->name));
+		fputs(" (", out);
+		text_str(out, crossrank_str(x, c->group));
+		if (c->seq >= 0)
+			fprintf(out, " seq %" PRId64, c->seq);
+		fputs("), last ", out);
+		text_part(out, x, c->last);
+		fputs("\n", out);
+	}
+}
+
 int
 report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts,
-    int64_t trace_start_ns, const struct analysis *a, size_t n)
+    int64_t trace_start_ns, const struct analysis *a, size_t n,
+    const struct crossrank *x)
 {
 	switch (fmt) {
 	case REPORT_JSON:
-		write_json(out, opts, trace_start_ns, a, n);
+		write_json(out, opts, trace_start_ns, a, n, x);
 		break;
 	case REPORT_CSV:
 		write_csv(out, opts, a, n);
@@ -669,6 +918,8 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 				fputs("\n", out);
 			text_entry(out, &a[i], opts, trace_start_ns);
 		}
+		if (x != NULL)
+			text_cross_rank(out, x);
 		break;
 	}
 	fflush(out);

@@ -16,6 +16,7 @@
 
 struct analysis;
 struct analysis_opts;
+struct crossrank;
 
 enum report_format {
 	REPORT_TEXT,
@@ -25,11 +26,12 @@ enum report_format {
 
 /*
  * Writes the report of a[0..n) to out.  trace_start_ns is the earliest event
- * of all loaded traces (the origin of --window).  Returns 0, or -1 if writing
- * failed (errno set).
+ * of all loaded traces (the origin of --window).  x is the cross-rank
+ * analysis of a[0..n), or NULL with a single participant (JSON cross_rank:
+ * null).  Returns 0, or -1 if writing failed (errno set).
  */
 int report_write(FILE *out, enum report_format fmt,
     const struct analysis_opts *opts, int64_t trace_start_ns,
-    const struct analysis *a, size_t n);
+    const struct analysis *a, size_t n, const struct crossrank *x);
 
 #endif

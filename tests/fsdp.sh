@@ -42,6 +42,16 @@ for r in ranks.values():
     assert g["exposed_comm_ns"] == g["comm_ns"] - g["overlap_ns"]
     ib = r["idle_breakdown"]
     assert ib["host_wait_ns"] + ib["kernel_wait_ns"] + ib["other_ns"] == g["idle_ns"], ib'
+py "cross_rank: every collective matched, the straggler named" '
+x = rep["cross_rank"]
+assert x["straggler"]["rank"] == man["straggler_rank"], x["straggler"]
+assert x["collectives"]["unmatched"] == 0 and x["collectives"]["matched"] > 0, x["collectives"]
+assert [s["number"] for s in x["steps"]] == list(range(10, 18))
+for s in x["steps"]:
+    t = [v for v in s["time_ns"] if v is not None]
+    assert len(t) == 2 and s["spread_ns"] == max(t) - min(t), s
+worst = x["collectives"]["worst"]
+assert all(a["skew_ns"] >= b["skew_ns"] for a, b in zip(worst, worst[1:]))'
 py "the straggler waits least in NCCL" '
 s = man["straggler_rank"]
 assert all(ranks[s]["gpu"]["comm_ns"] < r["gpu"]["comm_ns"] for k, r in ranks.items() if k != s)'
