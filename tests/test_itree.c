@@ -8,25 +8,7 @@
 #include "itree.h"
 #include "trace.h"
 #include "xalloc.h"
-
-/* A fixed-seed PRNG, so failures reproduce (xorshift64). */
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
-/* A number in [0, n), n > 0. */
-static int64_t
-rng_below(uint64_t *s, int64_t n)
-{
-	return (int64_t)(rng_next(s) % (uint64_t)n);
-}
+#include "testrng.h"
 
 /* The definition, written out plainly: the oracle. */
 static int

@@ -8,29 +8,13 @@
 
 #include "ivset.h"
 #include "xalloc.h"
+#include "testrng.h"
 
 /*
  * The oracle: a set over the small domain [0, DOM) as one bool per
  * nanosecond.  Random sets stay inside the domain; windows reach past it.
  */
 #define DOM 2000
-
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
-static int64_t
-rng_below(uint64_t *s, int64_t n)
-{
-	return (int64_t)(rng_next(s) % (uint64_t)n);
-}
 
 /*
  * Fills iv with m random intervals in [0, DOM): some empty or inverted, some

@@ -14,29 +14,13 @@
 #include "trace.h"
 #include "track.h"
 #include "xalloc.h"
+#include "testrng.h"
 
 #define NO_LAUNCH INT64_MIN     /* b_act(): the activity has no launch call */
 #define DANGLING (INT64_MIN + 1) /* b_act(): a correlation with no launch */
 #define BIG_GAP INT64_C(1000000000000)
 
 /* ---- random numbers ---------------------------------------------------- */
-
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
-static int64_t
-rng_below(uint64_t *s, int64_t n)
-{
-	return n <= 0 ? 0 : (int64_t)(rng_next(s) % (uint64_t)n);
-}
 
 static double
 now_s(void)

@@ -12,23 +12,7 @@
 #include "trace.h"
 #include "track.h"
 #include "xalloc.h"
-
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
-static int64_t
-rng_below(uint64_t *s, int64_t n)
-{
-	return (int64_t)(rng_next(s) % (uint64_t)n);
-}
+#include "testrng.h"
 
 static uint16_t
 cat(struct trace *t, const char *name)
