@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "analysis.h"
+#include "crossrank.h"
 #include "grid.h"
 #include "itree.h"
 #include "ivset.h"
@@ -1534,7 +1535,8 @@ selection_summary(struct rctx *c, struct pen *p)
 }
 
 enum wline {
-	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_LEGEND, WL_SEL, WL_COUNT
+	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_LEGEND, WL_SEL, WL_RANKS,
+	WL_COUNT
 };
 
 static void
@@ -1631,6 +1633,31 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 	case WL_SEL:
 		selection_summary(c, p);
 		break;
+	case WL_RANKS: {
+		const struct crossrank *x = v->xr;
+
+		pen_put(p, ROLE_PANEL, "ranks %zu", x->nparts);
+		if (x->straggler >= 0)
+			pen_put(p, ROLE_PANEL, ", straggler rank %lld",
+			    (long long)x->parts[x->straggler].rank);
+		if (v->xr_worst >= 0) {
+			const struct crossrank_coll *cc = &x->colls[v->xr_worst];
+			char nm[512];
+
+			pen_put(p, ROLE_PANEL, "  worst skew in view ");
+			pen_dur(p, ROLE_BAD, cc->skew_ns);
+			if (cc->last >= 0)
+				pen_put(p, ROLE_PANEL, ", rank %lld last at ",
+				    (long long)x->parts[cc->last].rank);
+			else
+				pen_put(p, ROLE_PANEL, " at ");
+			pen_put(p, ROLE_PANEL, "%s", medium_kernel_name(
+			    crossrank_str(x, cc->name), nm, sizeof nm));
+		} else {
+			pen_put(p, ROLE_PANEL, "  no arrival skew in view");
+		}
+		break;
+	}
 	default:
 		break;
 	}
@@ -1680,7 +1707,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		int prio;       /* lower shows first when rows are short */
 	} lines[] = {
 		{ WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
-		{ WL_MFU, 4 }, { WL_LEGEND, 6 }, { WL_SEL, 1 },
+		{ WL_MFU, 4 }, { WL_LEGEND, 6 }, { WL_SEL, 1 }, { WL_RANKS, 2 },
 	};
 	int n = (int)(sizeof lines / sizeof lines[0]);
 	int show[WL_COUNT] = { 0 }, used = 0, sel = c->v->sel != SEL_NONE;
@@ -1689,7 +1716,8 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	for (int prio = 0; prio <= 6; prio++)
 		for (int i = 0; i < n; i++)
 			if (lines[i].prio == prio && used < rows &&
-			    (lines[i].line != WL_SEL || sel)) {
+			    (lines[i].line != WL_SEL || sel) &&
+			    (lines[i].line != WL_RANKS || c->v->xr != NULL)) {
 				show[lines[i].line] = 1;
 				used++;
 			}

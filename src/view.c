@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crossrank.h"
 #include "trace.h"
 #include "units.h"
 #include "xalloc.h"
@@ -276,6 +277,11 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	v->start_ns = t0_ns;
 	v->end_ns = bound_hi(v);
 	priv(v)->ranks_loaded = count_traces(an, nan);
+	v->xr_worst = -1;
+	if (nan > 1) {
+		v->xr = xmalloc(sizeof *v->xr);
+		crossrank_build(v->xr, an, nan);
+	}
 	if (gpu_extent(v, &a, &b))
 		view_set_window(v, a, b, 0);
 	view_recalc(v);
@@ -297,7 +303,14 @@ view_free(struct view *v)
 {
 	struct view_priv *p;
 
-	if (v == NULL || (p = v->priv) == NULL)
+	if (v == NULL)
+		return;
+	if (v->xr != NULL) {
+		crossrank_free(v->xr);
+		free(v->xr);
+		v->xr = NULL;
+	}
+	if ((p = v->priv) == NULL)
 		return;
 	for (size_t i = 0; i < v->nan; i++) {
 		mfu_flops_free(&p->cache[i].flops);
@@ -414,6 +427,20 @@ view_recalc(struct view *v)
 	v->m.overlap_pct = -1;
 	v->ntop = 0;
 	v->kernels_in_view = 0;
+	v->xr_worst = -1;
+	if (v->xr != NULL) {
+		/* O(C) over the matched collectives: a few thousand at most */
+		for (size_t i = 0; i < v->xr->ncolls; i++) {
+			const struct crossrank_coll *xc = &v->xr->colls[i];
+
+			if (xc->first_start_ns < v->start_ns ||
+			    xc->first_start_ns >= v->end_ns || xc->skew_ns <= 0)
+				continue;
+			if (v->xr_worst < 0 ||
+			    xc->skew_ns > v->xr->colls[v->xr_worst].skew_ns)
+				v->xr_worst = (long)i;
+		}
+	}
 	if (v->nan == 0) {
 		snprintf(v->mfu.reason, sizeof v->mfu.reason, "no trace");
 		return;

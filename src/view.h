@@ -122,6 +122,9 @@ struct view {
 	struct kernel_total top[METRICS_TOP_K];
 	size_t ntop;
 	size_t kernels_in_view;
+	struct crossrank *xr;           /* owned; with several analyses, else NULL */
+	long xr_worst;                  /* the matched collective with the largest
+	                                   arrival skew starting in the window, or -1 */
 	struct view_priv *priv;         /* owned: per-analysis MFU and activity
 	                                   caches, the search's name set */
 };

@@ -115,6 +115,10 @@ s, l = steps.strip().split("\n"), layers.strip().split("\n")
 assert s[0].startswith("rank,device,step,number,") and len(s) == 1 + 16, len(s)
 assert l[0].startswith("rank,device,layer,phase,") and len(l) == 1 + 2 * 8 * 8, len(l)' "$tmp/all.csv"
 
+LC_ALL=C "$GANTTY" --render --width=140 --height=40 "$tmp/run" >"$tmp/frame.txt"
+check "the viewer's panel names the straggler rank" grep -q "ranks 2, straggler rank $(sed -n 's/.*"straggler_rank": \([0-9]*\).*/\1/p' "$m")" "$tmp/frame.txt"
+check "and the worst arrival skew in view" grep -q "worst skew in view" "$tmp/frame.txt"
+
 "$GANTTY" --report --step=99 "$tmp/run" >"$tmp/out" 2>"$tmp/err"
 check "a missing step is reported, not fatal" grep -q "no ProfilerStep#99" "$tmp/err"
 "$GANTTY" --report --rank=7 "$tmp/run" >"$tmp/out" 2>"$tmp/err"
