@@ -458,6 +458,8 @@ crossrank_build(struct crossrank *x, const struct analysis *an, size_t n)
 	for (size_t p = 0; p < n; p++) {
 		x->parts[p].rank = an[p].t->rank;
 		x->parts[p].device = an[p].device;
+		if (an[p].t->world_size > x->world_size)
+			x->world_size = an[p].t->world_size;
 	}
 	build_steps(x, an, n);
 	build_collectives(x, an, n);

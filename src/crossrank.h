@@ -132,6 +132,7 @@ struct crossrank {
 	size_t ntop;
 
 	int32_t straggler;      /* participant, -1 if none */
+	int64_t world_size;     /* the largest distributedInfo.world_size, 0 if none */
 	int64_t total_skew_ns;  /* sum of skews over matched collectives */
 
 	struct strtab strs;     /* names and groups */

@@ -19,19 +19,40 @@
 #include "xalloc.h"
 
 #define READ_CHUNK (1u << 20)
+#define IN_CHUNK (256u << 10)
 #define PROGRESS_EVERY (8u << 20)
+/*
+ * One value may hold on to the read buffer (to be skipped if it is nested
+ * too deeply for json-c) up to this size; beyond, its start is let go.
+ */
+#define MARK_LIMIT ((size_t)256 << 20)
+#define MAX_DEPTH 64            /* json-c nesting limit for one event */
 
 struct reader {
-	gzFile gz;
+	int fd;
 	const char *path;
 	char *buf;
+	size_t cap;             /* size of buf: READ_CHUNK, more while a value is marked */
 	size_t len, pos;        /* buf[pos..len) is unread */
+	size_t mark;            /* buf[mark..) is kept across refills while marked */
+	int marked;
 	uint64_t base;          /* offset of buf[0] in the (decompressed) stream */
 	uint64_t lines;         /* newlines before buf[counted] */
 	size_t counted;
 	int eof;
-	int corrupt;            /* zlib reported corrupt data */
-	char zmsg[160];
+
+	/* the file: plain, or gzip (by its magic bytes) inflated here */
+	int gzip;
+	z_stream z;
+	int z_ready;            /* inflateInit2() done */
+	int z_done;             /* the gzip data ended (or broke): no more output */
+	int gz_cut;             /* it ended inside a member: the file was cut short */
+	unsigned char *in;      /* compressed input; z.next_in points into it */
+	int in_eof;
+	uint64_t raw_read;      /* bytes read from the file */
+	int bad;                /* corrupt gzip data or a read error */
+	char badmsg[256];       /* "corrupt gzip data at compressed byte N: why" */
+
 	uint64_t file_size;
 	uint64_t next_progress;
 	const struct load_opts *opts;
@@ -43,7 +64,7 @@ struct reader {
 	int events_seen;        /* the event array was reached */
 };
 
-enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1 };
+enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2 };
 
 static uint64_t
 rd_offset(const struct reader *rd)
@@ -79,38 +100,188 @@ set_error(struct reader *rd, size_t pos, const char *fmt, ...)
 	    rd->path, (unsigned long long)off, (unsigned long long)line, what);
 }
 
-/* Reads the next chunk once the buffer is used up.  Returns 0 at the end. */
+/*
+ * Reads up to size raw bytes of the file into dst; 0 at the end.  A read
+ * error ends the data too, with rd->bad set.
+ */
+static size_t
+raw_read(struct reader *rd, void *dst, size_t size)
+{
+	for (;;) {
+		ssize_t n = read(rd->fd, dst, size);
+
+		if (n >= 0) {
+			rd->raw_read += (uint64_t)n;
+			return (size_t)n;
+		}
+		if (errno == EINTR)
+			continue;
+		rd->bad = 1;
+		snprintf(rd->badmsg, sizeof rd->badmsg, "read error at byte %llu: %s",
+		    (unsigned long long)rd->raw_read, strerror(errno));
+		return 0;
+	}
+}
+
+/* Moves the unread compressed input to the front and reads more after it. */
+static void
+fill_input(struct reader *rd)
+{
+	size_t have = rd->z.avail_in, n;
+
+	if (rd->in_eof)
+		return;
+	memmove(rd->in, rd->z.next_in, have);
+	n = raw_read(rd, rd->in + have, IN_CHUNK - have);
+	if (n == 0)
+		rd->in_eof = 1;
+	rd->z.next_in = rd->in;
+	rd->z.avail_in = (uInt)(have + n);
+}
+
+static void
+gz_corrupt(struct reader *rd, const char *why)
+{
+	rd->bad = 1;
+	rd->z_done = 1;
+	snprintf(rd->badmsg, sizeof rd->badmsg,
+	    "corrupt gzip data at compressed byte %llu: %s",
+	    (unsigned long long)(rd->raw_read - rd->z.avail_in),
+	    why != NULL ? why : "unknown error");
+}
+
+/*
+ * Inflates up to size bytes into dst; returns how many, 0 at the end.  Every
+ * byte inflated before corrupt data is kept (zlib's gzread() would drop the
+ * last call's output); a cut-off stream simply ends, and the JSON reader
+ * counts what it could not use.  Concatenated gzip members are read in turn;
+ * anything else after a member is counted as trailing bytes.
+ */
+static size_t
+gz_read(struct reader *rd, char *dst, size_t size)
+{
+	rd->z.next_out = (unsigned char *)dst;
+	rd->z.avail_out = (uInt)(size > UINT32_MAX ? UINT32_MAX : size);
+	while (!rd->z_done && rd->z.next_out == (unsigned char *)dst) {
+		int zr;
+
+		if (rd->z.avail_in == 0) {
+			fill_input(rd);
+			if (rd->z.avail_in == 0) {
+				rd->z_done = rd->gz_cut = 1;
+				break;
+			}
+		}
+		zr = inflate(&rd->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END) {
+			if (rd->z.avail_in < 2)
+				fill_input(rd);
+			if (rd->z.avail_in == 0) {
+				rd->z_done = 1;
+			} else if (rd->z.avail_in >= 2 && rd->z.next_in[0] == 0x1f &&
+			    rd->z.next_in[1] == 0x8b) {
+				inflateReset(&rd->z);   /* the next member */
+			} else {
+				uint64_t n = rd->z.avail_in;
+
+				rd->z.avail_in = 0;
+				while (fill_input(rd), rd->z.avail_in > 0) {
+					n += rd->z.avail_in;
+					rd->z.avail_in = 0;
+				}
+				rd->t->warn.trailing_bytes += n;
+				rd->z_done = 1;
+			}
+		} else if (zr == Z_MEM_ERROR) {
+			fprintf(stderr, "gantty: out of memory inflating %s\n", rd->path);
+			abort();
+		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			gz_corrupt(rd, rd->z.msg);
+		}
+	}
+	return (size_t)((char *)rd->z.next_out - dst);
+}
+
+/* Reads the next bytes of the (decompressed) stream into dst; 0 at the end. */
+static size_t
+rd_read(struct reader *rd, char *dst, size_t size)
+{
+	if (rd->gzip)
+		return gz_read(rd, dst, size);
+	if (rd->z.avail_in > 0) {       /* bytes read to look for the magic */
+		size_t n = rd->z.avail_in < size ? rd->z.avail_in : size;
+
+		memcpy(dst, rd->z.next_in, n);
+		rd->z.next_in += n;
+		rd->z.avail_in -= (uInt)n;
+		return n;
+	}
+	return rd->bad ? 0 : raw_read(rd, dst, size);
+}
+
+/* Reads the first bytes and sets up inflating if they are gzip's magic. */
+static void
+rd_open(struct reader *rd)
+{
+	rd->in = xmalloc(IN_CHUNK);
+	rd->z.next_in = rd->in;
+	rd->z.avail_in = 0;
+	while (rd->z.avail_in < 2 && !rd->in_eof)
+		fill_input(rd);
+	if (rd->z.avail_in >= 2 && rd->in[0] == 0x1f && rd->in[1] == 0x8b) {
+		rd->gzip = 1;
+		if (inflateInit2(&rd->z, 15 + 16) != Z_OK) {
+			fprintf(stderr, "gantty: out of memory inflating %s\n", rd->path);
+			abort();
+		}
+		rd->z_ready = 1;
+	}
+}
+
+/*
+ * Reads the next chunk once the buffer is used up (keeping buf[mark..) when
+ * a value is marked).  Returns 0 at the end.
+ */
 static int
 rd_refill(struct reader *rd)
 {
-	int n, zerr;
+	size_t keep = rd->marked ? rd->mark : rd->len, n;
 
 	if (rd->eof)
 		return 0;
-	rd_line_at(rd, rd->len);
-	rd->base += rd->len;
-	rd->len = rd->pos = rd->counted = 0;
-	n = gzread(rd->gz, rd->buf, READ_CHUNK);
-	if (n < 0) {
-		const char *msg = gzerror(rd->gz, &zerr);
-
-		if (zerr != Z_BUF_ERROR) {      /* Z_BUF_ERROR: cut short, i.e. truncated */
-			rd->corrupt = 1;
-			snprintf(rd->zmsg, sizeof rd->zmsg, "%s at compressed byte %lld",
-			    msg, (long long)gzoffset(rd->gz));
-		}
-		n = 0;
+	rd_line_at(rd, keep);
+	rd->base += keep;
+	if (keep > 0 && keep < rd->len)
+		memmove(rd->buf, rd->buf + keep, rd->len - keep);
+	rd->len -= keep;
+	rd->pos -= keep;
+	rd->mark = 0;
+	rd->counted = 0;
+	if (rd->marked && rd->len >= MARK_LIMIT) {
+		rd->marked = 0;         /* too big to keep: let its start go */
+		rd_line_at(rd, rd->len);
+		rd->base += rd->len;
+		rd->pos -= rd->len;
+		rd->len = rd->counted = 0;
 	}
+	if (rd->len + READ_CHUNK / 2 > rd->cap) {
+		rd->cap *= 2;
+		rd->buf = xreallocarray(rd->buf, rd->cap, 1);
+	} else if (rd->len == 0 && rd->cap > READ_CHUNK) {
+		free(rd->buf);
+		rd->cap = READ_CHUNK;
+		rd->buf = xmalloc(rd->cap);
+	}
+	n = rd_read(rd, rd->buf + rd->len, rd->cap - rd->len);
 	if (n == 0) {
 		rd->eof = 1;
 		return 0;
 	}
-	rd->len = (size_t)n;
+	rd->len += n;
 	if (rd->opts != NULL && rd->opts->progress != NULL &&
 	    rd->base + rd->len >= rd->next_progress) {
 		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
-		rd->opts->progress((uint64_t)gzoffset(rd->gz), rd->file_size,
-		    rd->opts->progress_ctx);
+		rd->opts->progress(rd->raw_read, rd->file_size, rd->opts->progress_ctx);
 	}
 	return 1;
 }
@@ -134,37 +305,86 @@ rd_peek(struct reader *rd)
 
 /*
  * Parses one JSON value at the read position.  RD_OK: *out is the value (NULL
- * for null), consumed.  RD_EOF: the input ended inside it.  RD_ERR: invalid
- * JSON, message set.
+ * for null), consumed.  RD_EOF: the input ended inside it.  RD_DEEP: it nests
+ * deeper than json-c parses (MAX_DEPTH); the read position is back at its
+ * start, for rd_skip().  RD_ERR: invalid JSON, message set.
  */
 static int
 rd_value(struct reader *rd, json_object **out)
 {
 	json_tokener_reset(rd->tok);
+	rd->mark = rd->pos;
+	rd->marked = 1;
 	for (;;) {
 		size_t avail = rd->len - rd->pos;
 		enum json_tokener_error jerr;
 		json_object *o;
 
 		if (avail == 0) {
-			if (!rd_refill(rd))
+			if (!rd_refill(rd)) {
+				rd->marked = 0;
 				return RD_EOF;
+			}
 			continue;
 		}
+		if (avail > INT32_MAX)
+			avail = INT32_MAX;
 		o = json_tokener_parse_ex(rd->tok, rd->buf + rd->pos, (int)avail);
 		jerr = json_tokener_get_error(rd->tok);
 		if (jerr == json_tokener_success) {
 			rd->pos += json_tokener_get_parse_end(rd->tok);
+			rd->marked = 0;
 			*out = o;
 			return RD_OK;
 		}
 		if (jerr == json_tokener_continue) {
-			rd->pos = rd->len;
+			rd->pos += avail;
 			continue;
 		}
+		if (jerr == json_tokener_error_depth && rd->marked) {
+			rd->pos = rd->mark;
+			rd->marked = 0;
+			return RD_DEEP;
+		}
+		rd->marked = 0;
 		set_error(rd, rd->pos + json_tokener_get_parse_end(rd->tok),
 		    "invalid JSON: %s", json_tokener_error_desc(jerr));
 		return RD_ERR;
+	}
+}
+
+/*
+ * Skips the array or object at the read position without building it: only
+ * brackets outside strings are counted, so any depth costs O(1) memory.
+ * Returns RD_OK past its end, or RD_EOF.
+ */
+static int
+rd_skip(struct reader *rd)
+{
+	uint64_t depth = 0;
+	int in_str = 0, esc = 0;
+
+	for (;;) {
+		while (rd->pos < rd->len) {
+			char c = rd->buf[rd->pos++];
+
+			if (in_str) {
+				if (esc)
+					esc = 0;
+				else if (c == '\\')
+					esc = 1;
+				else if (c == '"')
+					in_str = 0;
+			} else if (c == '"') {
+				in_str = 1;
+			} else if (c == '[' || c == '{') {
+				depth++;
+			} else if ((c == ']' || c == '}') && depth > 0 && --depth == 0) {
+				return RD_OK;
+			}
+		}
+		if (!rd_refill(rd))
+			return RD_EOF;
 	}
 }
 
@@ -309,8 +529,13 @@ get_id(json_object *obj, const char *key, int64_t *id)
 		return NULL;
 	}
 	if (json_object_is_type(v, json_type_double)) {
-		*id = (int64_t)json_object_get_double(v);
-		return NULL;
+		double d = json_object_get_double(v);
+
+		if (d > -9.2e18 && d < 9.2e18) {
+			*id = (int64_t)d;
+			return NULL;
+		}
+		return json_object_get_string(v);      /* NaN, 1e300: by its text */
 	}
 	if (json_object_is_type(v, json_type_string)) {
 		const char *s = json_object_get_string(v);
@@ -703,23 +928,6 @@ take_header(struct trace *t, const char *key, json_object *v)
 
 /* ---- the document ---------------------------------------------------- */
 
-/*
- * Stops reading at an error once events were loaded: keeps them, counts the
- * rest of the file as truncated and remembers the message as a note.
- */
-static int
-stop_partial(struct reader *rd, const char *why)
-{
-	if (rd->t->objects == 0 && rd->t->warn.non_object_events == 0)
-		return -1;
-	rd->t->warn.truncated_bytes += rd->base + rd->pos - rd->last_good +
-	    rd_drain(rd);
-	free(rd->t->stop_reason);
-	rd->t->stop_reason = xstrdup(why);
-	memset(rd->err, 0, sizeof *rd->err);
-	return 0;
-}
-
 static int
 expect_error(struct reader *rd, int c, const char *what)
 {
@@ -749,10 +957,22 @@ read_events(struct reader *rd)
 		json_object *obj = NULL;
 		int r = rd_value(rd, &obj);
 
-		if (r != RD_OK)
+		if (r == RD_DEEP) {
+			/* Too deep for json-c: skip it, counted, and go on. */
+			if (rd->buf[rd->pos] == '{') {
+				rd->t->objects++;
+				rd->t->warn.too_deep++;
+			} else {
+				rd->t->warn.non_object_events++;
+			}
+			if ((r = rd_skip(rd)) != RD_OK)
+				return r;
+		} else if (r != RD_OK) {
 			return r;
-		rd->phased += take_event(rd->t, obj);
-		json_object_put(obj);
+		} else {
+			rd->phased += take_event(rd->t, obj);
+			json_object_put(obj);
+		}
 		rd->last_good = rd_offset(rd);
 		c = rd_peek(rd);
 		if (c == ',') {
@@ -815,8 +1035,12 @@ read_object(struct reader *rd)
 				return r;
 		} else {
 			r = rd_value(rd, &val);
-			if (r == RD_OK)
+			if (r == RD_DEEP) {
+				rd->t->warn.too_deep++;
+				r = rd_skip(rd);
+			} else if (r == RD_OK) {
 				take_header(rd->t, k, val);
+			}
 			json_object_put(val);
 			free(k);
 			if (r != RD_OK)
@@ -849,9 +1073,16 @@ read_document(struct reader *rd)
 		rd->pos = 3;
 	c = rd_peek(rd);
 	if (c < 0) {
-		if (rd->corrupt) {
+		if (rd->bad) {
+			snprintf(rd->err->msg, sizeof rd->err->msg, "%s: %s",
+			    rd->path, rd->badmsg);
+			return -1;
+		}
+		if (rd->gz_cut) {
 			snprintf(rd->err->msg, sizeof rd->err->msg,
-			    "%s: corrupt gzip data: %s", rd->path, rd->zmsg);
+			    "%s: gzip data cut short after %llu bytes, before any "
+			    "content (truncated)", rd->path,
+			    (unsigned long long)rd->raw_read);
 			return -1;
 		}
 		snprintf(rd->err->msg, sizeof rd->err->msg,
@@ -873,16 +1104,40 @@ read_document(struct reader *rd)
 	}
 
 	if (r == RD_ERR) {
-		if (rd->err->not_trace || stop_partial(rd, rd->err->msg) < 0)
+		uint64_t stop = rd_offset(rd), rest = 0;
+
+		if (rd->err->not_trace)
 			return -1;
+		/*
+		 * Invalid JSON in gzip data is often corrupt data that zlib
+		 * inflated before it could tell (a bad block shows at the CRC):
+		 * read on to say so.
+		 */
+		if (rd->gzip)
+			rest = rd_drain(rd);
+		if (rd->bad) {
+			size_t n = strlen(rd->err->msg);
+
+			snprintf(rd->err->msg + n, sizeof rd->err->msg - n, " (%s)",
+			    rd->badmsg);
+		}
+		if (rd->t->objects == 0 && rd->t->warn.non_object_events == 0)
+			return -1;
+		if (!rd->gzip)
+			rest = rd_drain(rd);
+		rd->t->warn.truncated_bytes += stop - rd->last_good + rest;
+		free(rd->t->stop_reason);
+		rd->t->stop_reason = xstrdup(rd->err->msg);
+		memset(rd->err, 0, sizeof *rd->err);
+		if (rd->bad && rd->gzip)
+			rd->t->warn.corrupt_gzip++;
 		return 0;
 	}
 	if (r == RD_EOF) {
 		if (!rd->events_seen) {
-			if (rd->corrupt)
+			if (rd->bad)
 				snprintf(rd->err->msg, sizeof rd->err->msg,
-				    "%s: corrupt gzip data before any event: %s",
-				    rd->path, rd->zmsg);
+				    "%s: %s (before any event)", rd->path, rd->badmsg);
 			else
 				snprintf(rd->err->msg, sizeof rd->err->msg,
 				    "%s: byte %llu: file ends before any event (truncated)",
@@ -890,8 +1145,14 @@ read_document(struct reader *rd)
 			return -1;
 		}
 		rd->t->warn.truncated_bytes += rd_offset(rd) - rd->last_good;
-		if (rd->corrupt)
-			rd->t->warn.corrupt_gzip++;
+		if (rd->bad) {
+			if (rd->gzip)
+				rd->t->warn.corrupt_gzip++;
+			free(rd->t->stop_reason);
+			rd->t->stop_reason = xmalloc(strlen(rd->path) + strlen(rd->badmsg) + 3);
+			snprintf(rd->t->stop_reason, strlen(rd->path) + strlen(rd->badmsg) + 3,
+			    "%s: %s", rd->path, rd->badmsg);
+		}
 		return 0;
 	}
 	if (!rd->events_seen) {
@@ -912,8 +1173,8 @@ read_document(struct reader *rd)
 	c = rd_peek(rd);
 	if (c >= 0)
 		rd->t->warn.trailing_bytes += rd_drain(rd);
-	if (rd->corrupt)
-		rd->t->warn.corrupt_gzip++;
+	if (rd->bad && rd->gzip)
+		rd->t->warn.corrupt_gzip++;     /* after the JSON ended: nothing lost */
 	return 0;
 }
 
@@ -923,53 +1184,51 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 {
 	struct reader rd;
 	struct stat st;
-	int fd, rc;
+	int rc;
 
 	memset(err, 0, sizeof *err);
 	memset(&rd, 0, sizeof rd);
 	if (strcmp(path, "-") == 0) {
-		fd = dup(STDIN_FILENO);
+		rd.fd = dup(STDIN_FILENO);
 	} else {
-		fd = open(path, O_RDONLY);
+		rd.fd = open(path, O_RDONLY);
 	}
-	if (fd < 0) {
+	if (rd.fd < 0) {
 		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) == 0) {
+	if (fstat(rd.fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			snprintf(err->msg, sizeof err->msg, "%s: is a directory", path);
-			close(fd);
+			close(rd.fd);
 			return -1;
 		}
 		if (S_ISREG(st.st_mode))
 			rd.file_size = (uint64_t)st.st_size;
 	}
-	rd.gz = gzdopen(fd, "rb");
-	if (rd.gz == NULL) {
-		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	gzbuffer(rd.gz, 256 * 1024);
 	trace_init(t, path);
 	rd.path = path;
-	rd.buf = xmalloc(READ_CHUNK);
+	rd.cap = READ_CHUNK;
+	rd.buf = xmalloc(rd.cap);
 	rd.opts = opts;
 	rd.err = err;
 	rd.t = t;
-	rd.tok = json_tokener_new_ex(64);
+	rd.tok = json_tokener_new_ex(MAX_DEPTH);
 	if (rd.tok == NULL) {
 		fprintf(stderr, "gantty: out of memory\n");
 		abort();
 	}
 	json_tokener_set_flags(rd.tok, 0);
+	rd_open(&rd);
 
 	rc = read_document(&rd);
 
 	json_tokener_free(rd.tok);
 	free(rd.buf);
-	gzclose(rd.gz);
+	free(rd.in);
+	if (rd.z_ready)
+		inflateEnd(&rd.z);
+	close(rd.fd);
 	if (rc < 0) {
 		trace_free(t);
 		return -1;

@@ -4,8 +4,10 @@
  * The only module that knows JSON (json-c) and compression (zlib).  The file
  * is streamed: a read buffer feeds one json_tokener that parses one event at
  * a time, so memory stays near the buffer size plus the model, whatever the
- * file size.  gzip is recognised by its magic bytes (zlib reads plain files
- * transparently); "-" reads standard input.
+ * file size.  gzip is recognised by its magic bytes and inflated here (every
+ * byte before corrupt data is kept; concatenated members are read in turn);
+ * "-" reads standard input.  An event or header value nested deeper than
+ * json-c's limit (64) is skipped by a bracket counter and counted.
  *
  * Accepted: the object form ({"traceEvents": [...], "deviceProperties": ...})
  * and the legacy bare array of events; phases X, B/E, i/I, C, s/t/f and M.

@@ -58,34 +58,14 @@ is_device_activity(const struct trace *t, const struct event *e, int32_t device)
 size_t
 metrics_devices(const struct trace *t, int32_t **out)
 {
-	int32_t *dev = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = t->ndevices_seen < TRACE_MAX_DEVICES ? t->ndevices_seen :
+	    TRACE_MAX_DEVICES;
 
-	/* A sorted set; a rank has few devices, so inserting is cheap. */
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
-		int32_t d;
-		size_t lo = 0, hi = n;
-
-		if (!(e->flags & EVF_ACTIVITY))
-			continue;
-		d = trace_event_device(t, e);
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (dev[mid] < d)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < n && dev[lo] == d)
-			continue;
-		xgrow(&dev, &cap, n + 1, sizeof *dev);
-		memmove(&dev[lo + 1], &dev[lo], (n - lo) * sizeof *dev);
-		dev[lo] = d;
-		n++;
-	}
-	*out = dev;
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	*out = xreallocarray(NULL, n, sizeof **out);
+	memcpy(*out, t->devices_seen, n * sizeof **out);
 	return n;
 }
 

@@ -114,7 +114,8 @@ struct kernel_total {
 
 /*
  * Returns the devices that have GPU activity in t, ascending, in a malloc'd
- * array (*out; NULL when none), and their number.  O(n).
+ * array (*out; NULL when none), and their number: at most TRACE_MAX_DEVICES,
+ * the lowest (the rest are counted in t->warn.devices_skipped).  O(devices).
  */
 size_t metrics_devices(const struct trace *t, int32_t **out);
 /*

@@ -503,6 +503,53 @@ json_coll(FILE *out, const struct crossrank *x, const struct crossrank_coll *c)
 	fputs("}", out);
 }
 
+static int
+cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Writes, comma-separated, the ranks that appear more than once with the
+ * same device (dup), or the ranks below the world size that no participant
+ * has (!dup).  The world size is the largest distributedInfo.world_size of
+ * the participants' traces, known here as the largest rank + 1 at least.
+ * Returns how many it wrote.
+ */
+static size_t
+rank_problems(FILE *out, const struct crossrank *x, int dup)
+{
+	int64_t *r = xcalloc(x->nparts + 1, sizeof *r), world = 0;
+	size_t n = 0;
+
+	for (size_t p = 0; p < x->nparts; p++) {
+		r[p] = x->parts[p].rank * 65536 + (x->parts[p].device & 0xffff);
+		if (x->parts[p].rank + 1 > world)
+			world = x->parts[p].rank + 1;
+	}
+	if (x->world_size > world)
+		world = x->world_size;
+	qsort(r, x->nparts, sizeof *r, cmp_i64);
+	if (dup) {
+		for (size_t p = 1; p < x->nparts; p++)
+			if (r[p] == r[p - 1] && (p < 2 || r[p - 2] != r[p]))
+				fprintf(out, "%s%" PRId64, n++ ? ", " : "", r[p] / 65536);
+	} else {
+		size_t p = 0;
+
+		for (int64_t k = 0; k < world && k < (int64_t)1 << 20; k++) {
+			while (p < x->nparts && r[p] / 65536 < k)
+				p++;
+			if (p >= x->nparts || r[p] / 65536 != k)
+				fprintf(out, "%s%" PRId64, n++ ? ", " : "", k);
+		}
+	}
+	free(r);
+	return n;
+}
+
 static void
 json_cross_rank(FILE *out, const struct crossrank *x)
 {
@@ -521,7 +568,11 @@ json_cross_rank(FILE *out, const struct crossrank *x)
 		    p ? "," : "", cp->rank, cp->device, cp->collectives, cp->unmatched,
 		    cp->last_count, cp->lost_ns, cp->wait_ns);
 	}
-	fputs("\n    ],\n    \"straggler\": ", out);
+	fputs("\n    ],\n    \"duplicate_ranks\": [", out);
+	rank_problems(out, x, 1);
+	fputs("],\n    \"missing_ranks\": [", out);
+	rank_problems(out, x, 0);
+	fputs("],\n    \"straggler\": ", out);
 	json_part(out, x, x->straggler);
 	fputs(",\n    \"steps\": [", out);
 	for (size_t s = 0; s < x->nsteps; s++) {
@@ -860,6 +911,12 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 
 	fprintf(out, "\ncross-rank: %zu participants, %zu collectives matched",
 	    x->nparts, x->ncolls);
+	fputs("\n  duplicate ranks: ", out);
+	if (rank_problems(out, x, 1) == 0)
+		fputs("none", out);
+	fputs("; missing ranks: ", out);
+	if (rank_problems(out, x, 0) == 0)
+		fputs("none", out);
 	if (x->unmatched_keys > 0)
 		fprintf(out, ", %zu keys unmatched (%zu kernels)", x->unmatched_keys,
 		    x->unmatched);

@@ -102,6 +102,7 @@ trace_free(struct trace *t)
 	free(t->cats);
 	free(t->cat_kinds);
 	free(t->devices);
+	free(t->devices_seen);
 	strtab_free(&t->strs);
 	memset(t, 0, sizeof *t);
 }
@@ -607,6 +608,47 @@ name_tracks(struct trace *t)
 	}
 }
 
+static int
+int32_cmp(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Sets t->devices_seen: the distinct devices of GPU activity.  Events are
+ * sorted by track, where the device rarely changes, so only changes are
+ * collected before sorting: O(n + r log r) for r changes.
+ */
+static void
+find_devices(struct trace *t)
+{
+	int32_t *v = NULL, prev = -1;
+	size_t n = 0, cap = 0, k = 0;
+
+	for (size_t i = 0; i < t->nevents; i++) {
+		int32_t d;
+
+		if (!(t->events[i].flags & EVF_ACTIVITY))
+			continue;
+		d = trace_event_device(t, &t->events[i]);
+		if (n > 0 && d == prev)
+			continue;
+		xgrow(&v, &cap, n + 1, sizeof *v);
+		v[n++] = prev = d;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, int32_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || v[i] != v[k - 1])
+			v[k++] = v[i];
+	t->devices_seen = v;
+	t->ndevices_seen = k;
+	if (k > TRACE_MAX_DEVICES)
+		t->warn.devices_skipped = k - TRACE_MAX_DEVICES;
+}
+
 void
 trace_finalize(struct trace *t)
 {
@@ -637,6 +679,7 @@ trace_finalize(struct trace *t)
 	for (size_t i = 0; i < t->ntracks; i++)
 		if (t->tracks[i].kind == TRACK_GPU && t->tracks[i].device < 0)
 			t->tracks[i].device = (int32_t)t->tracks[i].pid;
+	find_devices(t);
 	track_build_all(t);
 	link_build(t);
 	free_private(t);

@@ -26,6 +26,13 @@
 #include "strtab.h"
 
 #define EV_NONE UINT32_MAX      /* "no event" / "no args" / "no comm" */
+/*
+ * The most GPU devices analysed in one trace (one rank: a process sees a few
+ * GPUs).  Every analysis scans the trace, so a hostile trace with a device
+ * per kernel would otherwise cost devices x events; the rest are counted in
+ * warn.devices_skipped.
+ */
+#define TRACE_MAX_DEVICES 64
 #define ID_NONE INT64_MIN       /* an absent integer argument */
 
 /* The class of a GPU activity (SPEC 2); CLASS_NONE for everything else. */
@@ -153,7 +160,7 @@ struct device_prop {
 	X(missing_fields, "missing_fields", "events missing a required field (skipped)") \
 	X(int_overflow, "int_overflow", "integers beyond int64") \
 	X(negative_dur, "negative_dur", "negative durations (clamped to 0)") \
-	X(bad_timestamp, "bad_timestamp", "unparseable timestamps (event skipped)") \
+	X(bad_timestamp, "bad_timestamp", "unparseable timestamps (event skipped) or durations (taken as 0)") \
 	X(bad_nesting, "bad_nesting", "improperly nested CPU spans") \
 	X(unmatched_begin, "unmatched_begin", "B events never ended") \
 	X(unmatched_end, "unmatched_end", "E events with no B (skipped)") \
@@ -162,7 +169,9 @@ struct device_prop {
 	X(unbound_flows, "unbound_flows", "flow endpoints with no event to bind to") \
 	X(corrupt_gzip, "corrupt_gzip", "corrupt gzip data (reading stopped there)") \
 	X(trailing_bytes, "trailing_bytes", "bytes after the end of the JSON value (ignored)") \
-	X(too_many_events, "too_many_events", "events beyond the 4 billion limit (skipped)")
+	X(too_many_events, "too_many_events", "events beyond the 4 billion limit (skipped)") \
+	X(too_deep, "too_deep", "events or header values nested deeper than 64 levels (skipped)") \
+	X(devices_skipped, "devices_skipped", "GPU devices beyond the first 64 of the trace (not analysed)")
 
 struct trace_warnings {
 #define X(f, k, t) uint64_t f;
@@ -205,6 +214,8 @@ struct trace {
 
 	uint64_t objects;       /* every object in the event array (SPEC: "events") */
 	int64_t start_ns, end_ns; /* earliest ts, latest end over all events; 0,0 if none */
+	int32_t *devices_seen;  /* the devices of GPU activity, ascending, distinct */
+	size_t ndevices_seen;
 	struct trace_warnings warn;
 	char *stop_reason;      /* why reading stopped early (invalid JSON after events), or NULL */
 

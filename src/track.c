@@ -22,11 +22,17 @@ struct track_stack {
 	size_t n, cap;
 };
 
+struct row_busy;
+
 /* Scratch shared by all tracks of one track_build_all() call. */
 struct track_scratch {
 	struct track_stack open;        /* open CPU slices or GPU annotations */
 	int64_t *row_end_ns;            /* GPU sub-row -> end of its last activity */
 	size_t nrows, rows_cap;
+	struct row_busy *busy;          /* min-heap by end: rows in use */
+	size_t nbusy, busy_cap;
+	uint32_t *free_rows;            /* min-heap: rows free again */
+	size_t nfree, free_cap;
 	struct ival *iv;                /* intervals for the busy set */
 	size_t niv, iv_cap;
 };
@@ -61,25 +67,109 @@ track_nest(struct track_stack *st, const struct event *e, int *bad)
 	return track_clamp(depth);
 }
 
-/* Returns the lowest sub-row free at e's start and marks it busy to e's end. */
+/* A sub-row in use, until end_ns. */
+struct row_busy {
+	int64_t end_ns;
+	uint32_t row;
+};
+
+static void
+busy_push(struct track_scratch *sc, int64_t end_ns, uint32_t row)
+{
+	size_t i = sc->nbusy;
+
+	xgrow(&sc->busy, &sc->busy_cap, sc->nbusy + 1, sizeof *sc->busy);
+	sc->nbusy++;
+	for (; i > 0 && sc->busy[(i - 1) / 2].end_ns > end_ns; i = (i - 1) / 2)
+		sc->busy[i] = sc->busy[(i - 1) / 2];
+	sc->busy[i] = (struct row_busy){ end_ns, row };
+}
+
+static void
+busy_pop(struct track_scratch *sc)
+{
+	struct row_busy last = sc->busy[--sc->nbusy];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < sc->nbusy) {
+		if (c + 1 < sc->nbusy && sc->busy[c + 1].end_ns < sc->busy[c].end_ns)
+			c++;
+		if (sc->busy[c].end_ns >= last.end_ns)
+			break;
+		sc->busy[i] = sc->busy[c];
+		i = c;
+	}
+	sc->busy[i] = last;
+}
+
+static void
+free_push(struct track_scratch *sc, uint32_t row)
+{
+	size_t i = sc->nfree;
+
+	xgrow(&sc->free_rows, &sc->free_cap, sc->nfree + 1, sizeof *sc->free_rows);
+	sc->nfree++;
+	for (; i > 0 && sc->free_rows[(i - 1) / 2] > row; i = (i - 1) / 2)
+		sc->free_rows[i] = sc->free_rows[(i - 1) / 2];
+	sc->free_rows[i] = row;
+}
+
+static uint32_t
+free_pop(struct track_scratch *sc)
+{
+	uint32_t top = sc->free_rows[0], last = sc->free_rows[--sc->nfree];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < sc->nfree) {
+		if (c + 1 < sc->nfree && sc->free_rows[c + 1] < sc->free_rows[c])
+			c++;
+		if (sc->free_rows[c] >= last)
+			break;
+		sc->free_rows[i] = sc->free_rows[c];
+		i = c;
+	}
+	sc->free_rows[i] = last;
+	return top;
+}
+
+/*
+ * Returns the lowest sub-row free at e's start and marks it busy to e's end.
+ * Activities come by start: rows whose end has passed move from the busy
+ * heap (by end) to the free heap (by row), so each activity costs
+ * O(log rows), however many overlap.  A busy entry is stale once its row was
+ * extended (only the saturated last row is) and is then dropped.
+ */
 static uint16_t
 track_row(struct track_scratch *sc, const struct event *e)
 {
-	size_t r;
+	uint32_t r;
 
-	for (r = 0; r < sc->nrows; r++)
-		if (sc->row_end_ns[r] <= e->ts_ns)
-			break;
-	if (r == sc->nrows) {
-		if (sc->nrows <= TRACK_DEPTH_MAX) {
-			xgrow(&sc->row_end_ns, &sc->rows_cap, sc->nrows + 1,
-			    sizeof *sc->row_end_ns);
-			sc->row_end_ns[sc->nrows++] = INT64_MIN;
-		} else
-			r = TRACK_DEPTH_MAX;    /* saturated: share the last row */
+	while (sc->nbusy > 0 && sc->busy[0].end_ns <= e->ts_ns) {
+		struct row_busy b = sc->busy[0];
+
+		busy_pop(sc);
+		if (sc->row_end_ns[b.row] == b.end_ns)
+			free_push(sc, b.row);
+	}
+	if (sc->nfree > 0) {
+		r = free_pop(sc);
+	} else if (sc->nrows <= TRACK_DEPTH_MAX) {
+		xgrow(&sc->row_end_ns, &sc->rows_cap, sc->nrows + 1,
+		    sizeof *sc->row_end_ns);
+		r = (uint32_t)sc->nrows;
+		sc->row_end_ns[sc->nrows++] = INT64_MIN;
+	} else {
+		/* Saturated: share the last row, which stays busy. */
+		r = TRACK_DEPTH_MAX;
+		if (event_end(e) > sc->row_end_ns[r]) {
+			sc->row_end_ns[r] = event_end(e);
+			busy_push(sc, sc->row_end_ns[r], r);
+		}
+		return (uint16_t)r;
 	}
 	if (event_end(e) > sc->row_end_ns[r])
 		sc->row_end_ns[r] = event_end(e);
+	busy_push(sc, sc->row_end_ns[r], r);
 	return (uint16_t)r;
 }
 
@@ -108,6 +198,7 @@ track_build(struct trace *t, struct track *tr, struct track_scratch *sc)
 
 	sc->open.n = 0;
 	sc->nrows = 0;
+	sc->nbusy = sc->nfree = 0;
 	sc->niv = 0;
 	tr->activity = 0;
 
@@ -154,6 +245,8 @@ track_build_all(struct trace *t)
 		track_build(t, &t->tracks[i], &sc);
 	free(sc.open.end_ns);
 	free(sc.row_end_ns);
+	free(sc.busy);
+	free(sc.free_rows);
 	free(sc.iv);
 }
 

@@ -37,8 +37,9 @@ struct track;
 /*
  * Derives depths, rows, index and busy set for every track (whose index and
  * busy must not be built yet); adds to t->warn.bad_nesting.  Cannot fail.
- * O(n) for n events, times the GPU sub-rows in use for the row search (1 or
- * 2 in practice).
+ * O(n log r) for n events and r GPU sub-rows in use (1 or 2 in practice;
+ * a heap of busy rows and one of free rows keep a pile of overlapping
+ * kernels from costing n x r).
  */
 void track_build_all(struct trace *t);
 /* Frees what track_build_all() allocated for one track; tr may be zeroed. */

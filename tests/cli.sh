@@ -97,6 +97,9 @@ assert got == [("rank-9.json", 9, "file name"), ("rank-10.json", 1, "distributed
                ("worker2.json.gz", 1, "distributedInfo")], got
 ' "$tmp/out"
 fi
+expect 0 "the same rank twice loads" "$GANTTY" --report --format=json "$fx/small.json" "$fx/small.json"
+has "$tmp/out" '"duplicate_ranks": [1]' "a duplicate rank is reported"
+has "$tmp/out" '"missing_ranks": [0]' "a missing rank (world size 2) is reported"
 expect 1 "an empty directory fails" "$GANTTY" --report "$tmp/empty"
 has "$tmp/err" "no *.json or *.json.gz traces" "empty directory message"
 echo '{"x": 1}' >"$tmp/lonely.json"
