@@ -133,6 +133,10 @@ struct crossrank {
 
 	int32_t straggler;      /* participant, -1 if none */
 	int64_t world_size;     /* the largest distributedInfo.world_size, 0 if none */
+	const int64_t *align_ns; /* set by the caller when the traces were shifted
+	                           by --align=collective: the offset applied to
+	                           each participant (not owned), else NULL */
+	size_t unaligned;       /* participants that could not be aligned */
 	int64_t total_skew_ns;  /* sum of skews over matched collectives */
 
 	struct strtab strs;     /* names and groups */

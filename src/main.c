@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "align.h"
 #include "analysis.h"
 #include "crossrank.h"
 #include "grid.h"
@@ -65,6 +66,8 @@ static const char usage_text[] =
     "  --peak-tflops=T        peak TFLOP/s of one device (else from its name)\n"
     "  --world-size=N         ranks in the job (else distributedInfo, else the\n"
     "                         number of traces loaded)\n"
+    "  --align=collective     shift each rank's clock so that matched\n"
+    "                         collectives complete together (default none)\n"
     "  -q, --quiet            no progress or warnings on standard error\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
@@ -193,7 +196,7 @@ enum {
 	OPT_REPORT = 256, OPT_FORMAT, OPT_WINDOW, OPT_STEP, OPT_RANK, OPT_MIN_GAP,
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
-	OPT_ASCII, OPT_CPU, OPT_KEYS,
+	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN,
 };
 
 enum mode {
@@ -208,6 +211,7 @@ struct cli {
 	int color;              /* enum style_color */
 	int ascii;
 	int cpu;
+	int align;              /* --align=collective */
 	enum report_format fmt;
 	int quiet;
 	const char *window;
@@ -241,6 +245,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "keys", no_argument, NULL, OPT_KEYS },
+		{ "align", required_argument, NULL, OPT_ALIGN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -284,6 +289,14 @@ parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_ASCII:
 			c->ascii = 1;
+			break;
+		case OPT_ALIGN:
+			if (strcmp(optarg, "collective") == 0)
+				c->align = 1;
+			else if (strcmp(optarg, "none") == 0)
+				c->align = 0;
+			else
+				usage_error("--align is collective or none, not '%s'", optarg);
 			break;
 		case OPT_CPU:
 			c->cpu = 1;
@@ -541,6 +554,57 @@ load_all(const struct input_list *in, const struct cli *c, struct trace **traces
 	return rc;
 }
 
+/*
+ * --align=collective: analyses every (rank, device) with the default window,
+ * matches their collectives, and shifts each trace by the offset of its
+ * first (rank, device) against the first trace's.  Returns the offsets per
+ * analysis of all ranks, in the order the report lists them (malloc'd), and
+ * counts in *unaligned the participants that could not be aligned.
+ */
+static int64_t *
+align_traces(struct trace **traces, size_t n, const struct analysis_opts *o,
+    size_t *unaligned)
+{
+	struct analysis_opts dflt = *o;
+	struct analysis *an = NULL;
+	size_t nan = 0, cap = 0;
+	size_t *first = xcalloc(n, sizeof *first);
+	struct crossrank x;
+	int64_t *off;
+
+	dflt.window = WINDOW_DEFAULT;
+	dflt.layer_pattern = NULL;
+	for (size_t i = 0; i < n; i++) {
+		int32_t *devs = NULL;
+		size_t ndev = metrics_devices(traces[i], &devs);
+
+		first[i] = nan;
+		for (size_t d = 0; d < (ndev ? ndev : 1); d++) {
+			xgrow(&an, &cap, nan + 1, sizeof *an);
+			analysis_build(&an[nan++], traces[i], ndev ? devs[d] : -1, &dflt);
+		}
+		free(devs);
+	}
+	crossrank_build(&x, an, nan);
+	off = xcalloc(nan + 1, sizeof *off);
+	align_offsets(&x, off, unaligned);
+	crossrank_free(&x);
+	for (size_t i = 0; i < nan; i++)
+		analysis_free(&an[i]);
+	free(an);
+	/* one clock per trace: its first (rank, device) decides */
+	for (size_t i = 0; i < n; i++)
+		align_shift(traces[i], off[first[i]]);
+	for (size_t i = 0; i < n; i++) {
+		size_t end = i + 1 < n ? first[i + 1] : nan;
+
+		for (size_t k = first[i] + 1; k < end; k++)
+			off[k] = off[first[i]];
+	}
+	free(first);
+	return off;
+}
+
 /* A short title: the file, or the first file and how many more. */
 static void
 make_title(char *buf, size_t size, struct trace **traces, size_t n)
@@ -648,7 +712,8 @@ main(int argc, char **argv)
 	struct input_list inputs;
 	struct trace **traces;
 	struct analysis *an = NULL;
-	size_t ntraces = 0, nan = 0, ancap = 0;
+	size_t ntraces = 0, nan = 0, ancap = 0, unaligned = 0;
+	int64_t *align_ns = NULL;       /* per analysis of all ranks, --align */
 	int64_t origin = 0, last = 0;
 	regex_t re;
 	char err[1024];
@@ -689,9 +754,22 @@ main(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
+	cli.opts.ranks_loaded = (int64_t)ntraces;
+	if (cli.align && ntraces > 1) {
+		align_ns = align_traces(traces, ntraces, &cli.opts, &unaligned);
+		origin = traces[0]->start_ns;
+		last = traces[0]->end_ns;
+		for (size_t i = 1; i < ntraces; i++) {
+			if (traces[i]->nevents == 0)
+				continue;
+			if (traces[i]->start_ns < origin)
+				origin = traces[i]->start_ns;
+			if (traces[i]->end_ns > last)
+				last = traces[i]->end_ns;
+		}
+	}
 	if (cli.window != NULL)
 		set_window(&cli, origin, last);
-	cli.opts.ranks_loaded = (int64_t)ntraces;
 
 	for (size_t i = 0; i < ntraces; i++) {
 		int32_t *devs = NULL;
@@ -721,8 +799,13 @@ main(int argc, char **argv)
 		struct crossrank x;
 		int multi = nan > 1;
 
-		if (multi)
+		if (multi) {
 			crossrank_build(&x, an, nan);
+			if (align_ns != NULL && cli.rank < 0) {
+				x.align_ns = align_ns;
+				x.unaligned = unaligned;
+			}
+		}
 		if (report_write(stdout, cli.fmt, &cli.opts, origin, an, nan,
 		    multi ? &x : NULL) < 0) {
 			perror("gantty: writing the report");
@@ -743,6 +826,7 @@ out:
 	for (size_t i = 0; i < nan; i++)
 		analysis_free(&an[i]);
 	free(an);
+	free(align_ns);
 	for (size_t i = 0; i < ntraces; i++) {
 		trace_free(traces[i]);
 		free(traces[i]);

@@ -572,7 +572,16 @@ json_cross_rank(FILE *out, const struct crossrank *x)
 	rank_problems(out, x, 1);
 	fputs("],\n    \"missing_ranks\": [", out);
 	rank_problems(out, x, 0);
-	fputs("],\n    \"straggler\": ", out);
+	fputs("],\n    \"alignment\": ", out);
+	if (x->align_ns != NULL) {
+		fputs("{\"mode\": \"collective\", \"offsets_ns\": [", out);
+		for (size_t p = 0; p < x->nparts; p++)
+			fprintf(out, "%s%" PRId64, p ? ", " : "", x->align_ns[p]);
+		fprintf(out, "], \"unaligned\": %zu}", x->unaligned);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\n    \"straggler\": ", out);
 	json_part(out, x, x->straggler);
 	fputs(",\n    \"steps\": [", out);
 	for (size_t s = 0; s < x->nsteps; s++) {
@@ -917,6 +926,16 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 	fputs("; missing ranks: ", out);
 	if (rank_problems(out, x, 0) == 0)
 		fputs("none", out);
+	if (x->align_ns != NULL) {
+		fputs("\n  clocks aligned on collectives; offsets:", out);
+		for (size_t p = 0; p < x->nparts; p++) {
+			fputs(p ? ", " : " ", out);
+			text_part(out, x, (int32_t)p);
+			fprintf(out, " %+" PRId64 " ns", x->align_ns[p]);
+		}
+		if (x->unaligned > 0)
+			fprintf(out, " (%zu could not be aligned)", x->unaligned);
+	}
 	if (x->unmatched_keys > 0)
 		fprintf(out, ", %zu keys unmatched (%zu kernels)", x->unmatched_keys,
 		    x->unmatched);

@@ -119,6 +119,31 @@ LC_ALL=C "$GANTTY" --render --width=140 --height=40 "$tmp/run" >"$tmp/frame.txt"
 check "the viewer's panel names the straggler rank" grep -q "ranks 2, straggler rank $(sed -n 's/.*"straggler_rank": \([0-9]*\).*/\1/p' "$m")" "$tmp/frame.txt"
 check "and the worst arrival skew in view" grep -q "worst skew in view" "$tmp/frame.txt"
 
+# --align=collective: rank 1's clock 5 ms ahead is found and removed exactly
+# (the generator's collectives end at the same ns on every rank).
+mkdir "$tmp/skewed"
+cp "$tmp/run/rank-0.json" "$tmp/skewed/"
+"$PYTHON3" -c '
+import re, sys
+t = open(sys.argv[1]).read()
+def add(m):
+    ns = int(m.group(2)) * 1000 + int(m.group(3)) + 5000000
+    return "%s%d.%03d" % (m.group(1), ns // 1000, ns % 1000)
+open(sys.argv[2], "w").write(re.sub(r"(\"ts\": )(\d+)\.(\d{3})", add, t))
+' "$tmp/run/rank-1.json" "$tmp/skewed/rank-1.json"
+"$GANTTY" --report --format=json -q --align=collective "$tmp/skewed" >"$tmp/aligned.json"
+py "--align=collective removes a 5 ms clock offset exactly" '
+x = rep["cross_rank"]
+assert x["alignment"] == {"mode": "collective", "offsets_ns": [0, -5000000], "unaligned": 0}, x["alignment"]
+for pr in man["per_rank"]:
+    got = [(s["number"], s["gpu_start_ns"], s["gpu_end_ns"]) for s in ranks[pr["rank"]]["steps"]]
+    want = [(s["number"], s["gpu_start_ns"], s["gpu_end_ns"]) for s in pr["steps"]]
+    assert got == want, (pr["rank"], got[:1], want[:1])' "$tmp/aligned.json"
+"$GANTTY" --report --format=json -q "$tmp/skewed" >"$tmp/unaligned.json"
+py "without --align the offset shows up as skew" '
+assert rep["cross_rank"]["alignment"] is None
+assert rep["cross_rank"]["collectives"]["worst"][0]["skew_ns"] > 4000000' "$tmp/unaligned.json"
+
 "$GANTTY" --report --step=99 "$tmp/run" >"$tmp/out" 2>"$tmp/err"
 check "a missing step is reported, not fatal" grep -q "no ProfilerStep#99" "$tmp/err"
 "$GANTTY" --report --rank=7 "$tmp/run" >"$tmp/out" 2>"$tmp/err"
