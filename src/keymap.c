@@ -38,6 +38,7 @@ const struct binding keymap[] = {
 	{ { 'r' },                              "r",              CMD_NEXT_RANK },
 	{ { 'R' },                              "R",              CMD_PREV_RANK },
 	{ { 'c' },                              "c",              CMD_TOGGLE_CPU },
+	{ { 'v' },                              "v",              CMD_TOGGLE_OVERVIEW },
 	{ { KEYMAP_TAB },                       "Tab",            CMD_PANEL },
 	{ { '?' },                              "?",              CMD_HELP },
 	{ { 'q', 3 },                           "q Ctrl-C",       CMD_QUIT },

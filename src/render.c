@@ -456,6 +456,11 @@ build_lanes(const struct view *v, struct row_info **out)
 		const struct analysis *an = &v->an[i];
 		const struct trace *t = an->t;
 
+		if (v->overview) {
+			/* one row per rank: its bubble lane, labelled with the rank */
+			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
+			continue;
+		}
 		push_lane(&rows, &n, &cap, ROW_RANK, (int)i, UINT32_MAX, 0);
 		if (an->device >= 0) {
 			for (size_t k = 0; k < an->dev.ntracks; k++) {
@@ -915,7 +920,17 @@ draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct gpu_device *d = &c->v->an[ri->analysis].dev;
 
-	draw_label(c, y, ROLE_LABEL, " bubbles");
+	if (c->v->overview) {
+		char label[32];
+		const struct analysis *an = &c->v->an[ri->analysis];
+
+		snprintf(label, sizeof label, "%crank %lld d%d",
+		    (size_t)ri->analysis == c->v->rank ? '>' : ' ',
+		    (long long)an->t->rank, an->device);
+		draw_label(c, y, ROLE_LABEL, label);
+	} else {
+		draw_label(c, y, ROLE_LABEL, " bubbles");
+	}
 	for (int col = 0; col < c->ncols; col++) {
 		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
 		int64_t all, comm, exposed, idle, overlap, other;

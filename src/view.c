@@ -278,6 +278,7 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	v->end_ns = bound_hi(v);
 	priv(v)->ranks_loaded = count_traces(an, nan);
 	v->xr_worst = -1;
+	v->overview = nan > VIEW_OVERVIEW_RANKS;
 	if (nan > 1) {
 		v->xr = xmalloc(sizeof *v->xr);
 		crossrank_build(v->xr, an, nan);
@@ -1120,6 +1121,10 @@ view_do(struct view *v, enum view_cmd cmd)
 		return cycle_rank(v, -1);
 	case CMD_TOGGLE_CPU:
 		v->show_cpu = !v->show_cpu;
+		return VIEW_REPAINT;
+	case CMD_TOGGLE_OVERVIEW:
+		v->overview = !v->overview;
+		v->lane_scroll = 0;
 		return VIEW_REPAINT;
 	case CMD_PANEL:
 		v->panel = (enum view_panel)((v->panel + 1) % PANEL_COUNT);

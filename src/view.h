@@ -27,6 +27,7 @@
 #include "mfu.h"
 
 #define VIEW_ZOOM_DEPTH 64
+#define VIEW_OVERVIEW_RANKS 8
 
 /*
  * Commands: X(name, what it does), in the order of the help.  The key
@@ -56,6 +57,7 @@
 	X(NEXT_RANK, "next rank") \
 	X(PREV_RANK, "previous rank") \
 	X(TOGGLE_CPU, "show or hide the CPU lanes") \
+	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
 	X(PANEL, "switch the panel: window, kernels, selection") \
 	X(HELP, "show or hide this help") \
 	X(QUIT, "quit")
@@ -107,6 +109,8 @@ struct view {
 	size_t rank;                    /* the current analysis (r / R) */
 	int lane_scroll;                /* first lane row shown */
 	int show_cpu;
+	int overview;                   /* one bubble lane per rank (v); on at start
+	                                   with more than VIEW_OVERVIEW_RANKS */
 	enum view_panel panel;
 	int help;
 	enum view_sel sel;
