@@ -32,6 +32,7 @@ const struct binding keymap[] = {
 	{ { 'g' },                              "g",              CMD_NEXT_GAP },
 	{ { 'G' },                              "G",              CMD_PREV_GAP },
 	{ { 'x' },                              "x",              CMD_WORST_LAYER },
+	{ { 'S' },                              "S",              CMD_WORST_SKEW },
 	{ { '/' },                              "/",              CMD_SEARCH },
 	{ { 'n' },                              "n",              CMD_NEXT_MATCH },
 	{ { 'N' },                              "N",              CMD_PREV_MATCH },

@@ -1119,6 +1119,30 @@ view_do(struct view *v, enum view_cmd cmd)
 		return cycle_rank(v, 1);
 	case CMD_PREV_RANK:
 		return cycle_rank(v, -1);
+	case CMD_WORST_SKEW: {
+		const struct crossrank_coll *xc;
+		int ch;
+
+		if (v->xr == NULL || v->xr->ntop == 0) {
+			snprintf(v->message, sizeof v->message, v->xr == NULL ?
+			    "one rank: no arrival skew to show" :
+			    "no collective arrived with a skew");
+			return VIEW_REPAINT;
+		}
+		if (v->xr_next >= (int)v->xr->ntop)
+			v->xr_next = 0;
+		xc = &v->xr->colls[v->xr->top[v->xr_next]];
+		/* the whole collective on every rank, from first arrival to last end */
+		ch = zoom_to(v, xc->first_start_ns, xc->last_end_ns > xc->first_start_ns ?
+		    xc->last_end_ns : xc->first_start_ns + 1);
+		v->cursor = col_on_screen(v, xc->last_start_ns);
+		snprintf(v->message, sizeof v->message,
+		    "worst skew #%d of %zu: %.3f ms, rank %lld arrived last",
+		    v->xr_next + 1, v->xr->ntop, (double)xc->skew_ns / 1e6,
+		    xc->last >= 0 ? (long long)v->xr->parts[xc->last].rank : -1LL);
+		v->xr_next++;
+		return ch | VIEW_REPAINT;
+	}
 	case CMD_TOGGLE_CPU:
 		v->show_cpu = !v->show_cpu;
 		return VIEW_REPAINT;

@@ -51,6 +51,7 @@
 	X(NEXT_GAP, "next gap (bubble)") \
 	X(PREV_GAP, "previous gap") \
 	X(WORST_LAYER, "the worst exposed-comm layer in view") \
+	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
 	X(SEARCH, "search event names") \
 	X(NEXT_MATCH, "next match") \
 	X(PREV_MATCH, "previous match") \
@@ -129,6 +130,7 @@ struct view {
 	struct crossrank *xr;           /* owned; with several analyses, else NULL */
 	long xr_worst;                  /* the matched collective with the largest
 	                                   arrival skew starting in the window, or -1 */
+	int xr_next;                    /* S: the next of xr->top to visit */
 	struct view_priv *priv;         /* owned: per-analysis MFU and activity
 	                                   caches, the search's name set */
 };

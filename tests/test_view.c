@@ -13,6 +13,7 @@
 #include "metrics.h"
 #include "trace.h"
 #include "view.h"
+#include "crossrank.h"
 
 #define US 1000LL               /* ns per us */
 
@@ -119,7 +120,12 @@ fix_view(struct fix *f, size_t n, int cols)
 	o.ranks_loaded = (int64_t)n;
 	f->n = n;
 	for (size_t i = 0; i < n; i++) {
-		analysis_build(&f->an[i], &f->t[i], 0, &o);
+		int32_t *devs = NULL;
+
+		/* each trace's first device with activity (device 0 if none) */
+		analysis_build(&f->an[i], &f->t[i],
+		    metrics_devices(&f->t[i], &devs) > 0 ? devs[0] : 0, &o);
+		free(devs);
 		if (f->t[i].start_ns < t0)
 			t0 = f->t[i].start_ns;
 		if (f->t[i].end_ns > t1)
@@ -1152,4 +1158,45 @@ Test(generator, outlier_and_backward_layers)
 	snprintf(path, sizeof path, "%s/rank-1.json", dir);
 	unlink(path);
 	rmdir(dir);
+}
+
+Test(generator, worst_skew_across_ranks)
+{
+	const char *gen = getenv("GEN_TRACE");
+	char dir[] = "/tmp/gantty-view-skew-XXXXXX", cmd[1024], path[512];
+	struct load_error err;
+	struct fix f;
+	const struct crossrank_coll *c0, *c1;
+
+	if (gen == NULL || *gen == '\0')
+		cr_skip_test("GEN_TRACE is not set");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "'%s' --ranks=2 --seed=1 --out='%s'", gen, dir);
+	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+	for (int r = 0; r < 2; r++) {
+		snprintf(path, sizeof path, "%s/rank-%d.json", dir, r);
+		cr_assert_eq(load_trace(&f.t[r], path, NULL, &err), 0, "%s", err.msg);
+		f.t[r].rank = r;
+	}
+	fix_view(&f, 2, 200);
+	cr_assert_not_null(f.v.xr);
+	cr_assert_gt(f.v.xr->ntop, 1, "ncolls %zu unmatched %zu nparts %zu", f.v.xr->ncolls, f.v.xr->unmatched, f.v.xr->nparts);
+	c0 = &f.v.xr->colls[f.v.xr->top[0]];
+	c1 = &f.v.xr->colls[f.v.xr->top[1]];
+	/* S: the worst skew, from first arrival to last end, in view and named */
+	cr_assert(view_do(&f.v, CMD_WORST_SKEW) & VIEW_RECALC);
+	view_recalc(&f.v);
+	cr_assert_leq(f.v.start_ns, c0->first_start_ns);
+	cr_assert_geq(f.v.end_ns, c0->last_end_ns);
+	cr_assert_eq(f.v.xr_worst, (long)f.v.xr->top[0]);
+	cr_assert(strstr(f.v.message, "worst skew #1 of") != NULL, "%s", f.v.message);
+	/* S again: the next worst, with a skew no larger */
+	view_do(&f.v, CMD_WORST_SKEW);
+	cr_assert_leq(f.v.start_ns, c1->first_start_ns);
+	cr_assert_geq(f.v.end_ns, c1->last_end_ns);
+	cr_assert_leq(c1->skew_ns, c0->skew_ns);
+	cr_assert(strstr(f.v.message, "worst skew #2 of") != NULL, "%s", f.v.message);
+	fix_free(&f);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
 }
