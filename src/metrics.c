@@ -210,7 +210,7 @@ hole_kind(const struct gpu_device *d, int64_t e, int64_t s)
 static inline int64_t
 hole_len(const struct hole *h)
 {
-	return h->end_ns - h->start_ns;
+	return span_ns(h->start_ns, h->end_ns);
 }
 
 /* Of the gaps x <= y (indices into d->gaps), the longer; x on a tie. */
@@ -257,8 +257,8 @@ build_holes(struct gpu_device *d)
 		h->kind = hole_kind(d, h->start_ns, h->end_ns);
 		len = hole_len(h);
 		for (int k = 0; k < IDLE_KINDS; k++)
-			d->hole_prefix[k][i + 1] = d->hole_prefix[k][i] +
-			    (h->kind == k ? len : 0);
+			d->hole_prefix[k][i + 1] = sat_add(d->hole_prefix[k][i],
+			    h->kind == k ? len : 0);
 		if (len >= d->min_gap_ns)
 			d->gaps[d->ngaps++] = (uint32_t)i;
 	}
@@ -267,8 +267,8 @@ build_holes(struct gpu_device *d)
 	    sizeof *d->gap_prefix);
 	d->gap_prefix[0] = 0;
 	for (size_t i = 0; i < d->ngaps; i++)
-		d->gap_prefix[i + 1] = d->gap_prefix[i] +
-		    hole_len(&d->holes[d->gaps[i]]);
+		d->gap_prefix[i + 1] = sat_add(d->gap_prefix[i],
+		    hole_len(&d->holes[d->gaps[i]]));
 
 	/* The sparse table: level k answers ranges of length 2^k. */
 	d->gap_rmq_levels = d->ngaps ? log2_floor(d->ngaps) + 1 : 0;

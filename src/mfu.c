@@ -161,13 +161,27 @@ device_name(const struct gpu_device *d)
 	return "";
 }
 
-/* |[s, e) ∩ [a, b)| */
-static int64_t
+/* |[s, e) ∩ [a, b)|, which may not fit int64_t */
+static uint64_t
 overlap(int64_t s, int64_t e, int64_t a, int64_t b)
 {
 	int64_t lo = s > a ? s : a, hi = e < b ? e : b;
 
-	return hi > lo ? hi - lo : 0;
+	return hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
+}
+
+/* hi - lo for lo <= hi, as a double: it may not fit int64_t. */
+static inline double
+span_d(int64_t lo, int64_t hi)
+{
+	return (double)((uint64_t)hi - (uint64_t)lo);
+}
+
+/* x - y for y >= 0, INT64_MIN when it does not fit. */
+static inline int64_t
+sat_sub(int64_t x, int64_t y)
+{
+	return x < INT64_MIN + y ? INT64_MIN : x - y;
 }
 
 /* ---- op_flops ---------------------------------------------------------- */
@@ -369,15 +383,15 @@ op_flops_in(const struct gpu_device *d, const struct mfu_flops *f, int64_t a,
 	size_t lo = acts_lower_bound(d, a), hi = acts_lower_bound(d, b), i;
 	double sum = f->prefix[hi] - f->prefix[lo];
 
-	i = acts_lower_bound(d, b - f->max_dur_ns);
+	i = acts_lower_bound(d, sat_sub(b, f->max_dur_ns));
 	for (i = i > lo ? i : lo; i < hi; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 
 		if (f->share[i] > 0 && event_end(e) > b)
 			sum -= f->share[i] *
-			    ((double)(event_end(e) - b) / (double)e->dur_ns);
+			    (span_d(b, event_end(e)) / (double)e->dur_ns);
 	}
-	for (i = acts_lower_bound(d, a - f->max_dur_ns); i < lo; i++) {
+	for (i = acts_lower_bound(d, sat_sub(a, f->max_dur_ns)); i < lo; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 
 		if (f->share[i] > 0 && event_end(e) > a)
@@ -403,15 +417,15 @@ model_flops_in(const struct step *s, size_t n, double per_rank, int64_t a,
 	for (size_t i = 0; i < n; i++) {
 		int64_t lo = s[i].has_gpu ? s[i].gpu_start_ns : s[i].start_ns;
 		int64_t hi = s[i].has_gpu ? s[i].gpu_end_ns : s[i].end_ns;
-		int64_t in;
+		uint64_t in;
 
 		if (hi <= lo)
 			continue;
 		in = overlap(lo, hi, a, b);
-		if (in == hi - lo)
+		if (in == (uint64_t)hi - (uint64_t)lo)
 			sum += per_rank;
 		else if (in > 0)
-			sum += per_rank * ((double)in / (double)(hi - lo));
+			sum += per_rank * ((double)in / span_d(lo, hi));
 	}
 	return sum;
 }
@@ -458,7 +472,7 @@ finish(const struct gpu_device *d, const char *name, double flops, int64_t a,
 		return;
 	}
 	r->has_achieved = 1;
-	r->achieved_tflops = flops / ((double)(b - a) * 1e-9) / 1e12;
+	r->achieved_tflops = flops / (span_d(a, b) * 1e-9) / 1e12;
 	if (!r->has_peak) {
 		peak_reason(d, name, r);
 		return;

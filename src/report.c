@@ -706,6 +706,15 @@ dur(char *buf, size_t size, int64_t ns)
 	return units_format(buf, size, ns);
 }
 
+/* b - a, saturated: hostile timestamps can be int64 apart. */
+static int64_t
+diff_ns(int64_t b, int64_t a)
+{
+	if (a < 0 ? b > INT64_MAX + a : b < INT64_MIN + a)
+		return a < 0 ? INT64_MAX : INT64_MIN;
+	return b - a;
+}
+
 static double
 pct(int64_t part, int64_t whole)
 {
@@ -716,12 +725,12 @@ static void
 text_metrics(FILE *out, const struct analysis *a, int64_t origin)
 {
 	const struct window_metrics *m = &a->m;
-	int64_t w = a->end_ns - a->start_ns;
+	int64_t w = diff_ns(a->end_ns, a->start_ns);
 	char b1[32], b2[32], b3[32];
 
 	fprintf(out, "  window +%s .. +%s (%s)\n",
-	    dur(b1, sizeof b1, a->start_ns - origin),
-	    dur(b2, sizeof b2, a->end_ns - origin), dur(b3, sizeof b3, w));
+	    dur(b1, sizeof b1, diff_ns(a->start_ns, origin)),
+	    dur(b2, sizeof b2, diff_ns(a->end_ns, origin)), dur(b3, sizeof b3, w));
 	fprintf(out, "  busy %s (%.1f%%), idle %s (%.1f%%)\n",
 	    dur(b1, sizeof b1, m->busy_ns), pct(m->busy_ns, w),
 	    dur(b2, sizeof b2, m->idle_ns), pct(m->idle_ns, w));
@@ -745,7 +754,7 @@ text_metrics(FILE *out, const struct analysis *a, int64_t origin)
 	if (m->ntop > 0)
 		fprintf(out, ", largest %s at +%s",
 		    dur(b1, sizeof b1, m->top[0].dur_ns),
-		    dur(b3, sizeof b3, m->top[0].start_ns - origin));
+		    dur(b3, sizeof b3, diff_ns(m->top[0].start_ns, origin)));
 	fputs("\n", out);
 	if (a->mfu.has_value)
 		fprintf(out, "  MFU %.1f%% (%s, peak %.0f TFLOP/s)\n",
@@ -776,7 +785,7 @@ text_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 			metrics_window(&a->dev, s->gpu_start_ns, s->gpu_end_ns, &m);
 		fprintf(out, "    %-10s %10s %9s %9s%s\n",
 		    trace_str(a->t, a->t->events[s->event].name) + strlen("Profiler"),
-		    dur(b1, sizeof b1, s->end_ns - s->start_ns),
+		    dur(b1, sizeof b1, diff_ns(s->end_ns, s->start_ns)),
 		    s->has_gpu ? dur(b2, sizeof b2, m.exposed_comm_ns) : "-",
 		    s->has_gpu ? dur(b3, sizeof b3, m.idle_ns) : "-",
 		    s->outlier ? "   << outlier" : "");
@@ -849,7 +858,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	    " GPU activities (%" PRIu64 " linked to their launch)",
 	    t->objects, t->ntracks, s.activities, s.linked);
 	if (t->nevents > 0)
-		fprintf(out, ", span %s", dur(b1, sizeof b1, t->end_ns - t->start_ns));
+		fprintf(out, ", span %s", dur(b1, sizeof b1, diff_ns(t->end_ns, t->start_ns)));
 	fputs("\n", out);
 #define X(f, k, txt) \
 	if (t->warn.f != 0) \

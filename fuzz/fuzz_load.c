@@ -1,0 +1,128 @@
+/*
+ * fuzz_load — libFuzzer target for the whole --report path.
+ *
+ * The input is one trace file (plain JSON, or gzip when it starts with the
+ * magic bytes).  It is written to a memfd and loaded by path, exactly as the
+ * command line loads a file; every device of the trace is then analysed
+ * (default options; then an absolute window over the first half of the
+ * trace, with the trace given twice so that the cross-rank analysis runs;
+ * then the window of step 1) and written as a JSON, text and CSV report to
+ * /dev/null.  A crash, a sanitizer report, a leak or a
+ * timeout is a finding; a load error is not.
+ *
+ * Built and run by fuzz/run, which see.
+ */
+#define _GNU_SOURCE 1
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "crossrank.h"
+#include "input.h"
+#include "load.h"
+#include "metrics.h"
+#include "report.h"
+#include "trace.h"
+#include "xalloc.h"
+
+static FILE *devnull;
+
+/*
+ * Analyses every device of t (copies times over: the same trace given again,
+ * as a user passing one file twice does) and writes the three reports, with
+ * the cross-rank analysis when there are several participants, as main does.
+ */
+static void
+analyse_and_report(const struct trace *t, const struct analysis_opts *o,
+    int copies)
+{
+	struct analysis *an = NULL;
+	size_t nan = 0, cap = 0;
+	int32_t *devs = NULL;
+	size_t ndev = metrics_devices(t, &devs);
+	struct crossrank x;
+
+	for (int c = 0; c < copies; c++)
+		for (size_t d = 0; d < (ndev ? ndev : 1); d++) {
+			xgrow(&an, &cap, nan + 1, sizeof *an);
+			analysis_build(&an[nan++], t, ndev ? devs[d] : -1, o);
+		}
+	free(devs);
+	if (nan > 1)
+		crossrank_build(&x, an, nan);
+	report_write(devnull, REPORT_JSON, o, t->start_ns, an, nan,
+	    nan > 1 ? &x : NULL);
+	report_write(devnull, REPORT_TEXT, o, t->start_ns, an, nan,
+	    nan > 1 ? &x : NULL);
+	report_write(devnull, REPORT_CSV, o, t->start_ns, an, nan,
+	    nan > 1 ? &x : NULL);
+	if (nan > 1)
+		crossrank_free(&x);
+	for (size_t i = 0; i < nan; i++)
+		analysis_free(&an[i]);
+	free(an);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct trace t;
+	struct load_error err;
+	struct analysis_opts o;
+	char path[64];
+	int fd;
+
+	if (devnull == NULL && (devnull = fopen("/dev/null", "w")) == NULL)
+		abort();
+	fd = memfd_create("trace", 0);
+	if (fd < 0)
+		abort();
+	for (size_t done = 0; done < size;) {
+		ssize_t n = write(fd, data + done, size - done);
+
+		if (n <= 0)
+			abort();
+		done += (size_t)n;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	if (load_trace(&t, path, NULL, &err) < 0) {
+		/* A failed load names the file, and says where unless it is empty. */
+		if (strncmp(err.msg, path, strlen(path)) != 0)
+			abort();
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	input_assign_rank(&t, 0);
+
+	memset(&o, 0, sizeof o);
+	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
+	o.ranks_loaded = 1;
+	analyse_and_report(&t, &o, 1);
+
+	if (t.end_ns > t.start_ns) {
+		o.window = WINDOW_ABSOLUTE;
+		o.start_ns = t.start_ns;
+		o.end_ns = t.start_ns +
+		    (int64_t)(((uint64_t)t.end_ns - (uint64_t)t.start_ns) / 2) + 1;
+		o.min_gap_ns = 0;
+		o.mfu.flops_per_step = 1e12;
+		o.mfu.peak_tflops = 989;
+		analyse_and_report(&t, &o, 2);
+	}
+	memset(&o, 0, sizeof o);
+	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
+	o.window = WINDOW_STEP;
+	o.step = 1;
+	o.ranks_loaded = 2;
+	analyse_and_report(&t, &o, 1);
+
+	trace_free(&t);
+	return 0;
+}
