@@ -152,17 +152,6 @@ done:
 }
 
 /* 1 if s contains needle, ignoring ASCII case. */
-static int
-contains_ci(const char *s, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; *s != '\0'; s++)
-		if (strncasecmp(s, needle, n) == 0)
-			return 1;
-	return n == 0;
-}
-
 /* The number of code points of s: its width, for gantty's texts. */
 static int
 text_cols(const char *s)
@@ -796,7 +785,7 @@ draw_names(struct rctx *c, int y, const struct trace *t)
 			cl = grid_at(c->g, x, y);
 			role = cl ? (enum role)cl->role : ROLE_CPU;
 			if (c->v->query[0] != '\0' &&
-			    contains_ci(trace_str(t, t->events[ev].name), c->v->query))
+			    strcasestr(trace_str(t, t->events[ev].name), c->v->query) != NULL)
 				role = ROLE_MATCH;      /* a search match */
 			n = put_fit(c, x, y, w, role, name);
 			for (int i = 0; i < n; i++)

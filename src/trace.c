@@ -281,23 +281,12 @@ trace_category(struct trace *t, const char *cat, size_t len)
 	return (uint16_t)t->ncats++;
 }
 
-static int
-contains_ci(const char *s, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; *s != '\0'; s++)
-		if (strncasecmp(s, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
 enum event_class
 trace_classify(enum cat_kind kind, const char *name)
 {
 	switch (kind) {
 	case CAT_KERNEL:
-		if (contains_ci(name, "nccl") || contains_ci(name, "rccl"))
+		if (strcasestr(name, "nccl") != NULL || strcasestr(name, "rccl") != NULL)
 			return CLASS_COMM;
 		return CLASS_COMPUTE;
 	case CAT_GPU_MEMCPY:
@@ -375,6 +364,25 @@ trace_begin(struct trace *t, const struct event *ev)
 	p->ev[p->n++] = *ev;
 }
 
+/*
+ * The duration of a B/E span from start to end: 0, counted, when it is
+ * negative or beyond int64 (hostile timestamps can be 2^64 ns apart), as
+ * for X events.
+ */
+static int64_t
+be_dur(struct trace *t, int64_t start, int64_t end)
+{
+	if (end < start) {
+		t->warn.negative_dur++;
+		return 0;
+	}
+	if ((uint64_t)end - (uint64_t)start > (uint64_t)INT64_MAX) {
+		t->warn.int_overflow++;
+		return 0;
+	}
+	return end - start;
+}
+
 void
 trace_end(struct trace *t, uint32_t track, int64_t ts_ns)
 {
@@ -386,11 +394,7 @@ trace_end(struct trace *t, uint32_t track, int64_t ts_ns)
 		return;
 	}
 	ev = p->ev[--p->n];
-	ev.dur_ns = ts_ns - ev.ts_ns;
-	if (ev.dur_ns < 0) {
-		t->warn.negative_dur++;
-		ev.dur_ns = 0;
-	}
+	ev.dur_ns = be_dur(t, ev.ts_ns, ts_ns);
 	ev.flags |= EVF_FROM_BE;
 	if (trace_add_event(t, &ev) == EV_NONE)
 		t->warn.missing_fields++;
@@ -463,7 +467,7 @@ close_pending(struct trace *t)
 
 			if (ev.ts_ns > e)
 				e = ev.ts_ns;
-			ev.dur_ns = e - ev.ts_ns;
+			ev.dur_ns = be_dur(t, ev.ts_ns, e);
 			ev.flags |= EVF_FROM_BE | EVF_UNCLOSED;
 			t->warn.unmatched_begin++;
 			trace_add_event(t, &ev);
