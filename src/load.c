@@ -474,7 +474,8 @@ get_double(json_object *obj, const char *key, double *out)
 
 /*
  * A time field in microseconds, to ns.  Returns 1 found, 0 absent, -1 not a
- * number, -2 beyond int64 ns.  Counting is the caller's.
+ * number, -2 beyond +-TRACE_TIME_MAX ns (counted as beyond int64: the model
+ * keeps every time in that range).  Counting is the caller's.
  */
 static int
 get_time(json_object *obj, const char *key, int64_t *ns)
@@ -490,7 +491,7 @@ get_time(json_object *obj, const char *key, int64_t *ns)
 		int64_t us = json_object_get_int64(v);
 
 		if ((us == INT64_MAX && json_object_get_uint64(v) > (uint64_t)INT64_MAX) ||
-		    us > INT64_MAX / 1000 || us < INT64_MIN / 1000)
+		    us > TRACE_TIME_MAX / 1000 || us < -(TRACE_TIME_MAX / 1000))
 			return -2;
 		*ns = us * 1000;
 		return 1;
@@ -499,6 +500,8 @@ get_time(json_object *obj, const char *key, int64_t *ns)
 	case json_type_string:
 		text = json_object_get_string(v);
 		r = units_us_to_ns(text, strlen(text), ns);
+		if (r == UNITS_OK && (*ns > TRACE_TIME_MAX || *ns < -TRACE_TIME_MAX))
+			r = UNITS_RANGE;
 		return r == UNITS_OK ? 1 : r == UNITS_RANGE ? -2 : -1;
 	default:
 		return -1;
@@ -839,7 +842,7 @@ take_event(struct trace *t, json_object *obj)
 			t->warn.negative_dur++;
 			dur = 0;
 		}
-		if (ts > INT64_MAX - dur) {
+		if (ts > TRACE_TIME_MAX - dur) {
 			t->warn.int_overflow++;
 			dur = 0;
 		}

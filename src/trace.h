@@ -27,6 +27,14 @@
 
 #define EV_NONE UINT32_MAX      /* "no event" / "no args" / "no comm" */
 /*
+ * Every time in the model (ts_ns, and ts_ns + dur_ns) lies within
+ * [-TRACE_TIME_MAX, TRACE_TIME_MAX], 2^62 ns (146 years) either side of the
+ * epoch: so the difference of any two times, and the total of disjoint
+ * intervals, fit int64_t.  The loader counts times beyond it as integers
+ * beyond int64.
+ */
+#define TRACE_TIME_MAX (((int64_t)1 << 62) - 1)
+/*
  * The most GPU devices analysed in one trace (one rank: a process sees a few
  * GPUs).  Every analysis scans the trace, so a hostile trace with a device
  * per kernel would otherwise cost devices x events; the rest are counted in

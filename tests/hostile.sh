@@ -200,12 +200,13 @@ has '"unbound_flows": 2,' "unbound flow endpoints are counted"
 hostile "zero events" 0 "" "$hx/zero-events.json"
 has '"events": 0,' "zero events is an empty report"
 
-# Timestamps 18e18 ns apart (-9e15 us to 9e15 us): the spans and gaps are
-# beyond int64 (one duration is, and is counted); under UBSan the metrics,
-# MFU and text report overflowed.
+# Timestamps 9e18 ns apart (-4.5e15 us to 4.5e15 us, within the model's
+# +-2^62 ns; one duration is beyond it, counted): spans, gaps and sums near
+# int64's limit.  Under UBSan the metrics, MFU, text report and B/E spans
+# overflowed when times could reach +-9.2e18 (fuzz findings).
 overflow="gantty: warning: $hx/extreme-times.json: 1 integers beyond int64"
 hostile "timestamps int64 apart" 0 "$overflow" "$hx/extreme-times.json"
-has '"start_ns": -9000000000000000000' "the earliest time is exact"
+has '"start_ns": -4500000000000000000' "the earliest time is exact"
 for opts in "--format=text" "--format=csv" "--format=text --flops-per-step=1e12 --world-size=1" \
     "--format=text --step=1" "--format=text --window=0s:18000s"; do
 	# shellcheck disable=SC2086
@@ -214,10 +215,15 @@ for opts in "--format=text" "--format=csv" "--format=text --flops-per-step=1e12 
 	verdict "timestamps int64 apart, $opts" 0 "$overflow" text
 done
 
-# Two gaps of 9e18 ns: their sum is beyond int64 (a fuzz finding: the gap
-# prefix sums overflowed); totals saturate.
-hostile "gaps summing beyond int64" 0 "" "$hx/gap-sum-overflow.json"
-has '"total_ns": 9223372036854775807,' "the gap total saturates"
+# Times beyond +-2^62 ns (146 years from the epoch) are counted as beyond
+# int64 and their events skipped, so that no difference or sum of times can
+# overflow (fuzz findings: gap sums, B/E spans 2^64 ns long).
+hostile "times beyond 2^62 ns" 0 "gantty: warning: $hx/gap-sum-overflow.json: 1 integers beyond int64" \
+	"$hx/gap-sum-overflow.json"
+has '"events": 3,' "the events beyond 2^62 ns are counted"
+hostile "B/E spans across the whole range" 0 "gantty: warning: $hx/begin-end-huge.json: 1 B events never ended" \
+	"$hx/begin-end-huge.json"
+has '"time_range": {"start_ns": -4611686018427387000, "end_ns": 4611686018427387000}' "the spans are exact"
 
 # ---- deep, long, wide ---------------------------------------------------
 
