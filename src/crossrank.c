@@ -27,6 +27,22 @@ struct rec {
 	uint8_t by_stream;
 };
 
+/* b - a for a <= b, INT64_MAX when it does not fit (hostile timestamps). */
+static int64_t
+span_sat(int64_t a, int64_t b)
+{
+	uint64_t d = (uint64_t)b - (uint64_t)a;
+
+	return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
+}
+
+/* x + y for x, y >= 0, INT64_MAX when it does not fit. */
+static int64_t
+add_sat(int64_t x, int64_t y)
+{
+	return x > INT64_MAX - y ? INT64_MAX : x + y;
+}
+
 /* Compares the keys of a and b without the occurrence. */
 static int
 key_cmp(const struct rec *a, const struct rec *b)
@@ -239,7 +255,7 @@ run_coll(struct crossrank_coll *c, const struct rec *r, size_t n)
 		if (r[i].end_ns > c->last_end_ns)
 			c->last_end_ns = r[i].end_ns;
 	}
-	c->skew_ns = c->last_start_ns - c->first_start_ns;
+	c->skew_ns = span_sat(c->first_start_ns, c->last_start_ns);
 	if (c->skew_ns == 0)
 		c->last = -1;
 }
@@ -327,18 +343,18 @@ build_collectives(struct crossrank *x, const struct analysis *an, size_t n)
 		}
 		for (size_t k = 0; k < cc->members; k++) {
 			size_t p = rr[k].part;
-			int64_t w = cc->last_start_ns - rr[k].ts_ns;
+			int64_t w = span_sat(rr[k].ts_ns, cc->last_start_ns);
 
 			x->start_ns[c * n + p] = rr[k].ts_ns;
 			x->end_ns[c * n + p] = rr[k].end_ns;
 			x->event[c * n + p] = rr[k].event;
-			x->parts[p].wait_ns += w;
-			lost += w;
+			x->parts[p].wait_ns = add_sat(x->parts[p].wait_ns, w);
+			lost = add_sat(lost, w);
 		}
-		x->total_skew_ns += cc->skew_ns;
+		x->total_skew_ns = add_sat(x->total_skew_ns, cc->skew_ns);
 		if (cc->last >= 0) {
 			x->parts[cc->last].last_count++;
-			x->parts[cc->last].lost_ns += lost;
+			x->parts[cc->last].lost_ns = add_sat(x->parts[cc->last].lost_ns, lost);
 		}
 	}
 	free(pend);
