@@ -612,6 +612,17 @@ take_args(struct trace *t, json_object *args, int is_memory)
 		any = 1;
 	if (is_memory && get_double(args, "Total Allocated", &a.value))
 		any = 1;
+	if (is_memory) {
+		int64_t type;
+
+		if (get_double(args, "Total Reserved", &a.reserved) |
+		    get_double(args, "Bytes", &a.bytes))
+			any = 1;
+		if (get_int(t, args, "Device Id", &n) > 0 && n >= 0 &&
+		    n <= INT32_MAX && !(get_int(t, args, "Device Type", &type) > 0 &&
+		    type == 0))
+			a.device = (int32_t)n, any = 1;
+	}
 
 	memset(&c, 0, sizeof c);
 	c.collective = intern_arg(t, args, "Collective name");

@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "crossrank.h"
+#include "report_diag.h"
 #include "trace.h"
 #include "units.h"
 #include "xalloc.h"
@@ -443,7 +444,8 @@ json_kernels(FILE *out, const struct analysis *a)
 }
 
 static void
-json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
+    const struct crossrank *x, size_t part)
 {
 	const struct trace *t = a->t;
 	struct summary s;
@@ -471,6 +473,7 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 	json_steps(out, a, o);
 	json_layers(out, a, o);
 	json_kernels(out, a);
+	report_diag_json(out, a, x, part);
 	json_tracks(out, a);
 	fputs("\n    }", out);
 	free(s.x_by_cat);
@@ -627,7 +630,7 @@ write_json(FILE *out, const struct analysis_opts *o, int64_t start,
 		fprintf(out, ",\n  \"step\": %" PRId64, o->step);
 	fputs(",\n  \"ranks\": [\n", out);
 	for (size_t i = 0; i < n; i++) {
-		json_entry(out, &a[i], o);
+		json_entry(out, &a[i], o, x, i);
 		fputs(i + 1 < n ? ",\n" : "\n", out);
 	}
 	fputs("  ]", out);
@@ -837,7 +840,7 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 
 static void
 text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
-    int64_t origin)
+    int64_t origin, const struct crossrank *x, size_t part)
 {
 	const struct trace *t = a->t;
 	struct summary s;
@@ -886,6 +889,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 			fputs("\n", out);
 		}
 	}
+	report_diag_text(out, a, x, part, origin);
 	fputs("  tracks:\n", out);
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
@@ -1001,7 +1005,7 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 		for (size_t i = 0; i < n; i++) {
 			if (i > 0)
 				fputs("\n", out);
-			text_entry(out, &a[i], opts, trace_start_ns);
+			text_entry(out, &a[i], opts, trace_start_ns, x, i);
 		}
 		if (x != NULL)
 			text_cross_rank(out, x);
@@ -1009,4 +1013,17 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 	}
 	fflush(out);
 	return ferror(out) ? -1 : 0;
+}
+
+/* For the other report writers (report_diag.c, diff.c). */
+void
+report_json_str(FILE *out, const char *s)
+{
+	json_str(out, s);
+}
+
+void
+report_text_str(FILE *out, const char *s)
+{
+	text_str(out, s);
 }

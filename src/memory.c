@@ -1,0 +1,221 @@
+#include "config.h"
+
+#include "memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "steps.h"
+#include "trace.h"
+#include "xalloc.h"
+
+struct keyed {
+	struct mem_sample s;
+	size_t seq;             /* event order: keeps equal times stable */
+};
+
+static int
+by_time(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+
+	if (a->s.ts_ns != b->s.ts_ns)
+		return a->s.ts_ns < b->s.ts_ns ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Sorts m->s by time, stable. */
+static void
+sort_samples(struct memory *m)
+{
+	struct keyed *k;
+
+	for (size_t i = 1; i < m->n; i++)
+		if (m->s[i].ts_ns < m->s[i - 1].ts_ns)
+			goto unsorted;
+	return;
+unsorted:
+	k = xreallocarray(NULL, m->n, sizeof *k);
+	for (size_t i = 0; i < m->n; i++)
+		k[i].s = m->s[i], k[i].seq = i;
+	qsort(k, m->n, sizeof *k, by_time);
+	for (size_t i = 0; i < m->n; i++)
+		m->s[i] = k[i].s;
+	free(k);
+}
+
+void
+memory_build(struct memory *m, const struct trace *t, int32_t device)
+{
+	size_t cap = 0;
+
+	memset(m, 0, sizeof *m);
+	m->device = device;
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct event *e = &t->events[i];
+		const struct event_args *a;
+
+		if (!(e->flags & EVF_INSTANT) || e->args == EV_NONE)
+			continue;
+		a = &t->args[e->args];
+		if (a->device != device ||
+		    strcmp(trace_str(t, e->name), "[memory]") != 0)
+			continue;
+		if (m->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			m->s = xreallocarray(m->s, cap, sizeof *m->s);
+		}
+		m->s[m->n].ts_ns = e->ts_ns;
+		m->s[m->n].allocated = a->value;
+		m->s[m->n].reserved = a->reserved;
+		m->s[m->n].bytes = a->bytes;
+		m->n++;
+	}
+	/* Events are sorted by (track, ts): samples of several threads merge. */
+	sort_samples(m);
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->s[i].allocated > m->peak_allocated)
+			m->peak_allocated = m->s[i].allocated;
+		if (m->s[i].reserved > m->peak_reserved)
+			m->peak_reserved = m->s[i].reserved;
+	}
+}
+
+void
+memory_free(struct memory *m)
+{
+	if (m == NULL)
+		return;
+	free(m->s);
+	memset(m, 0, sizeof *m);
+}
+
+/* Returns the number of samples with ts_ns <= t_ns. */
+static size_t
+upto(const struct memory *m, int64_t t_ns)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->s[mid].ts_ns <= t_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int
+memory_at(const struct memory *m, int64_t ts_ns, struct mem_sample *out)
+{
+	size_t k = upto(m, ts_ns);
+
+	if (k == 0)
+		return 0;
+	*out = m->s[k - 1];
+	return 1;
+}
+
+int
+memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
+    double *alloc, double *reserved)
+{
+	size_t k, i;
+	int any = 0;
+
+	*alloc = *reserved = 0;
+	if (b_ns <= a_ns || m->n == 0)
+		return 0;
+	k = upto(m, a_ns);
+	i = k > 0 ? k - 1 : 0;  /* the sample in effect at a_ns, if any */
+	for (; i < m->n && m->s[i].ts_ns < b_ns; i++) {
+		if (!any || m->s[i].allocated > *alloc)
+			*alloc = m->s[i].allocated;
+		if (!any || m->s[i].reserved > *reserved)
+			*reserved = m->s[i].reserved;
+		any = 1;
+	}
+	return any;
+}
+
+int
+memory_is_alloc_call(const struct trace *t, uint32_t ev)
+{
+	const struct event *e = &t->events[ev];
+	uint8_t kind = t->cat_kinds[e->cat];
+	const char *name;
+
+	if (kind != CAT_CUDA_RUNTIME && kind != CAT_CUDA_DRIVER)
+		return 0;
+	name = trace_str(t, e->name);
+	return strcmp(name, "cudaMalloc") == 0 ||
+	    strcmp(name, "cudaMallocAsync") == 0 ||
+	    strcmp(name, "cudaFree") == 0 || strcmp(name, "cudaFreeAsync") == 0;
+}
+
+size_t
+memory_steps(const struct memory *m, const struct trace *t,
+    const struct step *s, size_t n, struct mem_step **out)
+{
+	struct mem_step *ms;
+
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	ms = xcalloc(n, sizeof *ms);
+	for (size_t i = 0; i < n; i++) {
+		struct mem_step *p = &ms[i];
+		struct mem_sample x;
+		size_t k, j;
+
+		p->number = s[i].number;
+		p->start_ns = s[i].start_ns;
+		p->end_ns = s[i].end_ns;
+		if (p->end_ns <= p->start_ns || m->n == 0)
+			continue;
+		k = upto(m, p->start_ns);
+		j = k > 0 ? k - 1 : 0;
+		for (; j < m->n && m->s[j].ts_ns < p->end_ns; j++) {
+			const struct mem_sample *q = &m->s[j];
+
+			if (!p->has_samples) {
+				p->min_allocated = p->peak_allocated = q->allocated;
+				p->peak_reserved = q->reserved;
+				p->has_samples = 1;
+				continue;
+			}
+			if (q->allocated > p->peak_allocated)
+				p->peak_allocated = q->allocated;
+			if (q->allocated < p->min_allocated)
+				p->min_allocated = q->allocated;
+			if (q->reserved > p->peak_reserved)
+				p->peak_reserved = q->reserved;
+		}
+		if (memory_at(m, p->start_ns, &x))
+			p->start_allocated = x.allocated;
+		if (memory_at(m, p->end_ns - 1, &x))
+			p->end_allocated = x.allocated;
+	}
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct event *e = &t->events[i];
+		long k;
+
+		if (e->ph != 'X' || !memory_is_alloc_call(t, (uint32_t)i))
+			continue;
+		k = steps_at(s, n, e->ts_ns);
+		if (k < 0 || e->ts_ns >= s[k].end_ns)
+			continue;
+		if (strstr(trace_str(t, e->name), "Free") != NULL)
+			ms[k].frees++;
+		else
+			ms[k].mallocs++;
+		if (ms[k].alloc_call_ns <= INT64_MAX - e->dur_ns)
+			ms[k].alloc_call_ns += e->dur_ns;
+		if ((size_t)k >= MEMORY_WARMUP_STEPS)
+			ms[k].churn = 1;
+	}
+	*out = ms;
+	return n;
+}

@@ -1,0 +1,200 @@
+#include "config.h"
+
+#include "report_diag.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "analysis.h"
+#include "findings.h"
+#include "memory.h"
+#include "report.h"
+#include "trace.h"
+#include "units.h"
+
+/* A byte count (integral in real traces) or a real, as JSON. */
+static void
+json_real(FILE *out, double v, const char *fmt)
+{
+	if (isfinite(v))
+		fprintf(out, fmt, v);
+	else
+		fputs("null", out);
+}
+
+static void
+json_memory(FILE *out, const struct analysis *a)
+{
+	struct memory m;
+	struct mem_step *ms;
+	size_t n;
+	double wa = 0, wr = 0;
+	int has_w;
+
+	memory_build(&m, a->t, a->device);
+	n = memory_steps(&m, a->t, a->steps, a->nsteps, &ms);
+	has_w = a->has_window && memory_peak(&m, a->start_ns, a->end_ns, &wa, &wr);
+	fprintf(out, ",\n      \"memory\": {\"device\": %d, \"samples\": %zu,"
+	    " \"peak_allocated_bytes\": ", a->device, m.n);
+	json_real(out, m.peak_allocated, "%.0f");
+	fputs(", \"peak_reserved_bytes\": ", out);
+	json_real(out, m.peak_reserved, "%.0f");
+	fputs(", \"window_peak_allocated_bytes\": ", out);
+	if (has_w)
+		json_real(out, wa, "%.0f");
+	else
+		fputs("null", out);
+	fputs(", \"window_peak_reserved_bytes\": ", out);
+	if (has_w)
+		json_real(out, wr, "%.0f");
+	else
+		fputs("null", out);
+	fputs(",\n        \"steps\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct mem_step *p = &ms[i];
+
+		fprintf(out, "%s\n          {\"number\": %" PRId64, i ? "," : "",
+		    p->number);
+		if (p->has_samples) {
+			fputs(", \"start_allocated_bytes\": ", out);
+			json_real(out, p->start_allocated, "%.0f");
+			fputs(", \"peak_allocated_bytes\": ", out);
+			json_real(out, p->peak_allocated, "%.0f");
+			fputs(", \"min_allocated_bytes\": ", out);
+			json_real(out, p->min_allocated, "%.0f");
+			fputs(", \"end_allocated_bytes\": ", out);
+			json_real(out, p->end_allocated, "%.0f");
+			fputs(", \"peak_reserved_bytes\": ", out);
+			json_real(out, p->peak_reserved, "%.0f");
+		} else {
+			fputs(", \"start_allocated_bytes\": null, \"peak_allocated_bytes\": null,"
+			    " \"min_allocated_bytes\": null, \"end_allocated_bytes\": null,"
+			    " \"peak_reserved_bytes\": null", out);
+		}
+		fprintf(out, ", \"cuda_malloc\": %u, \"cuda_free\": %u,"
+		    " \"alloc_call_ns\": %" PRId64 ", \"churn\": %s}", p->mallocs,
+		    p->frees, p->alloc_call_ns, p->churn ? "true" : "false");
+	}
+	fputs(n ? "\n        ]}" : "]}", out);
+	free(ms);
+	memory_free(&m);
+}
+
+void
+report_diag_json(FILE *out, const struct analysis *a, const struct crossrank *x,
+    size_t part)
+{
+	struct finding *f;
+	size_t n;
+
+	if (a->device >= 0)
+		json_memory(out, a);
+	else
+		fputs(",\n      \"memory\": null", out);
+	n = findings_find(a, x, part, &f);
+	fputs(",\n      \"findings\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *p = &f[i];
+
+		fprintf(out, "%s\n        {\"kind\": \"%s\", \"severity\": \"%s\","
+		    " \"summary\": ", i ? "," : "", findings_kind_id(p->kind),
+		    findings_severity_name(p->severity));
+		report_json_str(out, p->summary);
+		fputs(",\n         \"evidence\": {", out);
+		for (size_t k = 0; k < p->nnums; k++) {
+			fprintf(out, "%s\"%s\": ", k ? ", " : "", p->nums[k].key);
+			if (p->nums[k].is_real)
+				json_real(out, p->nums[k].d, "%.6g");
+			else
+				fprintf(out, "%" PRId64, p->nums[k].i);
+		}
+		fputs("},\n         \"ranges\": [", out);
+		for (size_t k = 0; k < p->nranges; k++)
+			fprintf(out, "%s{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
+			    k ? ", " : "", p->ranges[k].start_ns, p->ranges[k].end_ns);
+		fputs("],\n         \"remedy\": ", out);
+		report_json_str(out, p->remedy);
+		fputs("}", out);
+	}
+	fputs(n ? "\n      ]" : "]", out);
+	free(f);
+}
+
+static const char *
+rel(char *buf, size_t size, int64_t ns, int64_t origin)
+{
+	int64_t d = ns - origin;
+
+	if ((origin < 0 && ns > INT64_MAX + origin) ||
+	    (origin > 0 && ns < INT64_MIN + origin))
+		d = origin < 0 ? INT64_MAX : INT64_MIN;
+	return units_format(buf, size, d);
+}
+
+static const char *
+gib(char *buf, size_t size, double bytes)
+{
+	if (bytes >= 1024.0 * 1024 * 1024)
+		snprintf(buf, size, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+	else
+		snprintf(buf, size, "%.1f MiB", bytes / (1024.0 * 1024));
+	return buf;
+}
+
+void
+report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
+    size_t part, int64_t origin_ns)
+{
+	struct finding *f;
+	size_t n;
+	char b1[32], b2[32];
+
+	if (a->device >= 0) {
+		struct memory m;
+		struct mem_step *ms;
+		size_t ns, churn = 0, calls = 0;
+
+		memory_build(&m, a->t, a->device);
+		ns = memory_steps(&m, a->t, a->steps, a->nsteps, &ms);
+		for (size_t i = 0; i < ns; i++) {
+			calls += ms[i].mallocs + ms[i].frees;
+			churn += ms[i].churn;
+		}
+		if (m.n > 0 || calls > 0) {
+			fprintf(out, "  memory: %zu samples", m.n);
+			if (m.n > 0)
+				fprintf(out, ", peak allocated %s, reserved %s",
+				    gib(b1, sizeof b1, m.peak_allocated),
+				    gib(b2, sizeof b2, m.peak_reserved));
+			fprintf(out, "; %zu cudaMalloc/cudaFree calls in steps, %zu "
+			    "steps with churn\n", calls, churn);
+		}
+		free(ms);
+		memory_free(&m);
+	}
+	n = findings_find(a, x, part, &f);
+	if (n == 0) {
+		fputs("  findings: none\n", out);
+		return;
+	}
+	fputs("  findings:\n", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *p = &f[i];
+
+		fprintf(out, "    [%s] %s: ", findings_severity_name(p->severity),
+		    findings_kind_id(p->kind));
+		report_text_str(out, p->summary);
+		fputs("\n", out);
+		for (size_t k = 0; k < p->nranges && k < 3; k++)
+			fprintf(out, "%s+%s (%s)%s", k ? ", " : "      at ",
+			    rel(b1, sizeof b1, p->ranges[k].start_ns, origin_ns),
+			    units_format(b2, sizeof b2,
+			    p->ranges[k].end_ns - p->ranges[k].start_ns),
+			    k + 1 == p->nranges || k == 2 ? "\n" : "");
+		fputs("      remedy: ", out);
+		report_text_str(out, p->remedy);
+		fputs("\n", out);
+	}
+	free(f);
+}
