@@ -21,6 +21,7 @@
 #include "align.h"
 #include "analysis.h"
 #include "crossrank.h"
+#include "diff.h"
 #include "grid.h"
 #include "input.h"
 #include "keymap.h"
@@ -28,6 +29,7 @@
 #include "metrics.h"
 #include "render.h"
 #include "report.h"
+#include "report_diff.h"
 #include "style.h"
 #include "trace.h"
 #include "tui.h"
@@ -44,12 +46,14 @@ static const char usage_text[] =
     "usage: gantty [OPTIONS] TRACE...\n"
     "       gantty --report [--format=text|json|csv] [OPTIONS] TRACE...\n"
     "       gantty --render [--width=N] [--height=N] [OPTIONS] TRACE...\n"
+    "       gantty --diff [--format=text|json] [OPTIONS] TRACE_A TRACE_B\n"
     "\n"
     "Loads PyTorch profiler (Kineto) traces: .json or .json.gz files, '-' for\n"
     "standard input, or directories of per-rank traces, and reports exposed\n"
     "communication, bubbles, steps, layers and MFU.\n"
     "\n"
     "  --report               print the report and exit\n"
+    "  --diff                 compare two traces (B - A) and exit\n"
     "  --format=FMT           text (default), json, or csv (steps and layers)\n"
     "  --window=START:END     one window for all ranks, durations with a unit\n"
     "                         (ns, us, ms, s) from the earliest event; either\n"
@@ -196,13 +200,14 @@ enum {
 	OPT_REPORT = 256, OPT_FORMAT, OPT_WINDOW, OPT_STEP, OPT_RANK, OPT_MIN_GAP,
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
-	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN,
+	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_DIFF,
 };
 
 enum mode {
 	MODE_VIEWER = 0,
 	MODE_REPORT,
 	MODE_RENDER,
+	MODE_DIFF,
 };
 
 struct cli {
@@ -246,6 +251,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "align", required_argument, NULL, OPT_ALIGN },
+		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -266,6 +272,9 @@ parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_RENDER:
 			c->mode = MODE_RENDER;
+			break;
+		case OPT_DIFF:
+			c->mode = MODE_DIFF;
 			break;
 		case OPT_WIDTH:
 			c->width = (int)parse_int(optarg, "--width needs a number of columns, not '%s'");
@@ -307,7 +316,8 @@ parse_args(int argc, char **argv, struct cli *c)
 				    keymap_help(keymap[i].cmd));
 			exit(EXIT_OK);
 		case OPT_FORMAT:
-			c->mode = MODE_REPORT;
+			if (c->mode != MODE_DIFF)
+				c->mode = MODE_REPORT;
 			if (strcmp(optarg, "text") == 0)
 				c->fmt = REPORT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
@@ -394,6 +404,10 @@ parse_args(int argc, char **argv, struct cli *c)
 		    c->opts.mfu.model_params * c->opts.mfu.tokens_per_step;
 	if (optind >= argc)
 		usage_error("%s", "no trace given");
+	if (c->mode == MODE_DIFF && argc - optind != 2)
+		usage_error("%s", "--diff compares two traces: TRACE_A TRACE_B");
+	if (c->mode == MODE_DIFF && c->fmt == REPORT_CSV)
+		usage_error("%s", "--diff writes text or json, not csv");
 }
 
 /* Sets the absolute window from "START:END" relative to origin_ns. */
@@ -704,6 +718,41 @@ run_viewer(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
 	return rc;
 }
 
+/*
+ * --diff: the first analysed (rank, device) of the first trace against that
+ * of the second.
+ */
+static int
+run_diff(const struct cli *c, struct trace **traces, size_t ntraces,
+    const struct analysis *an, size_t nan)
+{
+	const struct analysis *side[2] = { NULL, NULL };
+	struct diff d;
+	int status = EXIT_OK;
+
+	if (ntraces != 2) {
+		fprintf(stderr, "gantty: --diff compares two trace files, not %zu traces\n",
+		    ntraces);
+		return EXIT_INPUT;
+	}
+	for (size_t i = 0; i < nan; i++)
+		for (int k = 0; k < 2; k++)
+			if (side[k] == NULL && an[i].t == traces[k])
+				side[k] = &an[i];
+	if (side[0] == NULL || side[1] == NULL) {
+		fprintf(stderr, "gantty: --diff: %s has no rank %lld\n",
+		    traces[side[0] == NULL ? 0 : 1]->path, (long long)c->rank);
+		return EXIT_INPUT;
+	}
+	diff_build(&d, side[0], side[1]);
+	if (report_diff_write(stdout, c->fmt, side[0], side[1], &d) < 0) {
+		perror("gantty: writing the diff");
+		status = EXIT_INPUT;
+	}
+	diff_free(&d);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -795,7 +844,9 @@ main(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	if (cli.mode == MODE_REPORT) {
+	if (cli.mode == MODE_DIFF) {
+		status = run_diff(&cli, traces, ntraces, an, nan);
+	} else if (cli.mode == MODE_REPORT) {
 		struct crossrank x;
 		int multi = nan > 1;
 

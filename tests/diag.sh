@@ -1,0 +1,66 @@
+#!/bin/sh
+# Diagnosis end to end: --diff of a trace with itself is all zeros, its
+# usage errors, the findings in the JSON and text reports, and (with the
+# corpus) findings that real traces must and must not raise.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+example=$top_srcdir/share/example.json.gz
+
+expect() {
+	want=$1 name=$2; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then pass "$name"; else
+		fail "$name (exit $got, wanted $want)"; sed 's/^/# /' "$tmp/err"; fi
+}
+has() {
+	if grep -qF -- "$2" "$1"; then pass "$3"; else
+		fail "$3: '$2' not in $(head -c 300 "$1")"; fi
+}
+
+expect 2 "--diff needs two traces" "$GANTTY" --diff "$example"
+has "$tmp/err" "--diff compares two traces" "the usage error says so"
+expect 2 "--diff has no csv" "$GANTTY" --diff --format=csv "$example" "$example"
+expect 0 "--diff of a trace with itself" "$GANTTY" --diff "$example" "$example"
+has "$tmp/out" "exposed comm         98.84 ms     98.84 ms            0" "the text diff shows a zero delta"
+"$GANTTY" --format=json --diff "$example" "$example" >"$tmp/self.json"
+check "--format before --diff still diffs" grep -q '"kernels"' "$tmp/self.json"
+expect 0 "the JSON report" "$GANTTY" --report --format=json "$example"
+has "$tmp/out" '"kind": "exposed_comm"' "the example's exposed comm is a finding"
+has "$tmp/out" '"memory": {"device": 0, "samples": 1104' "the example's memory samples are counted"
+expect 0 "the text report" "$GANTTY" --report "$example"
+has "$tmp/out" "[warning] outlier_step: 1 outlier step; ProfilerStep#15" "the text report names the outlier step"
+
+if [ -n "$PYTHON3" ]; then
+	check "the self-diff is all zeros" "$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+def zero(m): return all(v == 0 for v in m.values())
+assert zero(d["window"]["delta"])
+assert d["steps"] and all(zero(s["delta"]) for s in d["steps"])
+assert d["layers"] and all(zero(l["delta"]) and l["a_count"] == l["b_count"] for l in d["layers"])
+assert d["kernels"] and all(k["delta_count"] == 0 and k["delta_total_ns"] == 0 for k in d["kernels"])
+' "$tmp/self.json"
+fi
+
+# Real traces: what they must raise, and what they must not.
+corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
+if [ -d "$corpus" ] && [ -n "$PYTHON3" ]; then
+	kinds() { "$GANTTY" --report --format=json -q "$@" | "$PYTHON3" -c '
+import json, sys
+print(" ".join(sorted({f["kind"] for r in json.load(sys.stdin)["ranks"] for f in r["findings"]})))'; }
+	k=$(kinds "$corpus/kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz")
+	check "ResNet-50 with num_workers=0 waits for its data loader" \
+		sh -c "echo '$k' | grep -q dataloader_wait"
+	check "ResNet-50 has no attention to fuse" \
+		sh -c "! echo '$k' | grep -q attention_unfused"
+	k=$(kinds "$corpus"/param/et_replay/tests/inputs/dlrm_kineto/*.json)
+	check "the 8-rank DLRM job names a straggler" \
+		sh -c "echo '$k' | grep -q straggler_rank"
+	k=$(kinds "$corpus/hta/tests/data/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz")
+	check "a tiny add benchmark is GPU starved" test "$k" = "gpu_starved"
+	k=$(kinds "$corpus/tracelens/tests/traces/mi300/resnet_act_checkpoint.json.gz")
+	check "DDP ResNet with exposed all-reduce" test "$k" = "exposed_comm"
+fi
+
+finish
