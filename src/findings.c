@@ -249,6 +249,39 @@ cmp_i64(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* Returns the k-th smallest of v[0..n) (k < n), reordering v.  O(n) expected. */
+static int64_t
+select_kth(int64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		int64_t p = v[lo + (hi - lo) / 2], tmp;
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < p)
+				i++;
+			while (v[j] > p)
+				j--;
+			if (i <= j) {
+				tmp = v[i], v[i] = v[j], v[j] = tmp;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
 static void
 rule_launch(struct list *l, const struct ctx *c)
 {
@@ -305,8 +338,7 @@ rule_launch(struct list *l, const struct ctx *c)
 		free(durs);
 		return;
 	}
-	qsort(durs, ncomp, sizeof *durs, cmp_i64);
-	median = durs[ncomp / 2];
+	median = select_kth(durs, ncomp, ncomp / 2);
 	free(durs);
 	if (median > FINDINGS_LAUNCH_SHORT_NS || 2 * separated < ncomp ||
 	    share(hole_ns, c->w1 - c->w0) < FINDINGS_LAUNCH_IDLE_SHARE)
@@ -862,6 +894,46 @@ is_fused_attention(const char *name)
 	    contains_ci(name, "scaled_dot_product");
 }
 
+static int
+is_bmm(const struct trace *t, const struct event *e)
+{
+	const char *name = trace_str(t, e->name);
+
+	return e->ph == 'X' && t->cat_kinds[e->cat] == CAT_CPU_OP &&
+	    (strcmp(name, "aten::bmm") == 0 || strcmp(name, "aten::baddbmm") == 0);
+}
+
+/*
+ * Returns 1 if the softmax ev has a batched matmul ending before it and one
+ * starting after it, each within FINDINGS_ATTN_NEAR_NS, on its CPU track
+ * (looking at most FINDINGS_ATTN_SCAN events either way).
+ */
+static int
+between_bmms(const struct trace *t, uint32_t ev)
+{
+	const struct event *s = &t->events[ev];
+	const struct track *tr = &t->tracks[s->track];
+	int before = 0, after = 0;
+
+	for (uint32_t i = ev, k = 0; i > tr->first && k < FINDINGS_ATTN_SCAN &&
+	    !before; k++) {
+		const struct event *e = &t->events[--i];
+
+		if (e->ts_ns < s->ts_ns - FINDINGS_ATTN_NEAR_NS)
+			break;
+		before = is_bmm(t, e) && event_end(e) <= s->ts_ns;
+	}
+	for (uint32_t i = ev + 1, k = 0; i < tr->first + tr->count &&
+	    k < FINDINGS_ATTN_SCAN && !after; i++, k++) {
+		const struct event *e = &t->events[i];
+
+		if (e->ts_ns > event_end(s) + FINDINGS_ATTN_NEAR_NS)
+			break;
+		after = is_bmm(t, e) && e->ts_ns >= event_end(s);
+	}
+	return before && after;
+}
+
 static void
 rule_attention(struct list *l, const struct ctx *c)
 {
@@ -889,20 +961,20 @@ rule_attention(struct list *l, const struct ctx *c)
 		name = trace_str(t, e->name);
 		if (is_fused_attention(name))
 			return;
-		if (strcmp(name, "aten::_softmax") == 0) {
-			nsoft++;
-			if (nr < FINDINGS_MAX_RANGES) {
-				r[nr].start_ns = e->ts_ns;
-				r[nr].end_ns = event_end(e) > e->ts_ns ? event_end(e) :
-				    e->ts_ns + 1;
-				nr++;
-			}
-		} else if (strcmp(name, "aten::bmm") == 0 ||
-		    strcmp(name, "aten::baddbmm") == 0) {
+		if (is_bmm(t, e))
 			nmm++;
+		if (strcmp(name, "aten::_softmax") != 0 ||
+		    !between_bmms(t, (uint32_t)i))
+			continue;
+		nsoft++;
+		if (nr < FINDINGS_MAX_RANGES) {
+			r[nr].start_ns = e->ts_ns;
+			r[nr].end_ns = event_end(e) > e->ts_ns ? event_end(e) :
+			    e->ts_ns + 1;
+			nr++;
 		}
 	}
-	if (nsoft < FINDINGS_ATTN_MIN_SOFTMAX || nmm == 0)
+	if (nsoft < FINDINGS_ATTN_MIN_SOFTMAX)
 		return;
 	f = add(l, FIND_ATTENTION_UNFUSED, SEV_WARNING,
 	    "Attention runs as separate matmul and softmax kernels. Use "
@@ -910,8 +982,8 @@ rule_attention(struct list *l, const struct ctx *c)
 	    "memory-efficient backend), FlashAttention, or torch.compile, which "
 	    "also saves the memory of the attention matrix.");
 	snprintf(f->summary, sizeof f->summary,
-	    "%zu aten::_softmax ops beside %zu batched matmuls (aten::bmm / "
-	    "baddbmm) and no fused attention op or kernel", nsoft, nmm);
+	    "%zu aten::_softmax ops between batched matmuls (aten::bmm / "
+	    "baddbmm, %zu in all) and no fused attention op or kernel", nsoft, nmm);
 	num_i(f, "softmax_ops", (int64_t)nsoft);
 	num_i(f, "bmm_ops", (int64_t)nmm);
 	memcpy(f->ranges, r, nr * sizeof *r);

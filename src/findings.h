@@ -62,12 +62,16 @@
  *                     of |W| for it.  Ranges: its worst collectives (from
  *                     the earliest to the latest arrival).
  *  attention_unfused  >= ATTN_MIN_SOFTMAX CPU ops named aten::_softmax (what
- *                     F.softmax runs; log_softmax is another op) and at least
- *                     one aten::bmm / aten::baddbmm (the batched QK^T and PV
- *                     matmuls) starting in W (widened to the steps), and no
- *                     fused attention: no CPU op or kernel whose name holds
- *                     flash, fmha, efficient_attention, fused_attention or
- *                     scaled_dot_product (any case).  Ranges: the first
+ *                     F.softmax runs; log_softmax is another op) starting in
+ *                     W (widened to the steps) that sit between batched
+ *                     matmuls, as in attention (QK^T, softmax, AV): on the
+ *                     same CPU track an aten::bmm / aten::baddbmm ends at
+ *                     most ATTN_NEAR_NS before the softmax starts and another
+ *                     starts at most ATTN_NEAR_NS after it ends (looking at
+ *                     most ATTN_SCAN events either way); and no fused
+ *                     attention: no CPU op or kernel whose name holds flash,
+ *                     fmha, efficient_attention, fused_attention or
+ *                     scaled_dot_product (any case).  Ranges: the first such
  *                     softmax ops (CPU spans).
  *  low_mfu            MFU is known and < LOW_MFU; critical below
  *                     LOW_MFU_CRIT.  Range: W.
@@ -105,6 +109,8 @@ struct crossrank;
 #define FINDINGS_STRAGGLER_MIN_LAST 2
 #define FINDINGS_STRAGGLER_SHARE 0.01
 #define FINDINGS_ATTN_MIN_SOFTMAX 2
+#define FINDINGS_ATTN_NEAR_NS INT64_C(300000)      /* 300 us */
+#define FINDINGS_ATTN_SCAN 256
 #define FINDINGS_LOW_MFU 0.30
 #define FINDINGS_LOW_MFU_CRIT 0.15
 

@@ -30,7 +30,7 @@
 /* Which symptoms to inject into the generated trace. */
 struct sym {
 	int starved, launch, exposed_ag, exposed_rs, serial, sync, churn, loader;
-	int outlier, attention, flash;
+	int outlier, attention, flash, softmax_alone;
 	long long comm_shift;   /* delays every collective (a straggler) */
 };
 
@@ -57,9 +57,15 @@ gen(struct trace *t, const struct sym *s)
 			cpu("user_annotation", DL_NAME, 1, t0, 200);
 		if (s->churn || n < 2)  /* allocations after warm-up */
 			cpu("cuda_runtime", "cudaMalloc", 1, t0 + 3, 2);
-		if (s->attention) {     /* unfused attention ops */
+		if (s->attention) {     /* unfused attention: bmm, softmax, bmm */
 			cpu("cpu_op", "aten::bmm", 1, t0 + 4, 1);
 			cpu("cpu_op", "aten::_softmax", 1, t0 + 5, 1);
+			cpu("cpu_op", "aten::bmm", 1, t0 + 7, 1);
+		}
+		if (s->softmax_alone) { /* a softmax then a plain mm; bmm far off */
+			cpu("cpu_op", "aten::_softmax", 1, t0 + 5, 1);
+			cpu("cpu_op", "aten::mm", 1, t0 + 7, 1);
+			cpu("cpu_op", "aten::bmm", 1, t0 + 500, 1);
 		}
 		if (s->flash)
 			kernel(1, t0 + 6, "flash_fwd_kernel", t0 + 6, t0 + 7);
@@ -442,8 +448,18 @@ Test(findings, attention_unfused)
 	fx_run(&x, &s, NULL);
 	f = must(&x, FIND_ATTENTION_UNFUSED);
 	cr_assert_eq(num(f, "softmax_ops"), NSTEPS);
-	cr_assert_eq(num(f, "bmm_ops"), NSTEPS);
+	cr_assert_eq(num(f, "bmm_ops"), 2 * NSTEPS);
 	cr_assert_eq(f->ranges[0].start_ns, 105 * US);
+	fx_free(&x);
+}
+
+Test(findings, softmax_not_between_bmms_is_no_attention)
+{
+	struct sym s = { .softmax_alone = 1 };
+	struct fx x;
+
+	fx_run(&x, &s, NULL);
+	none(&x, FIND_ATTENTION_UNFUSED);
 	fx_free(&x);
 }
 
