@@ -16,11 +16,13 @@
 #include "keymap.h"
 #include "layers.h"
 #include "metrics.h"
+#include "render_diag.h"
 #include "steps.h"
 #include "trace.h"
 #include "track.h"
 #include "units.h"
 #include "view.h"
+#include "view_diag.h"
 #include "xalloc.h"
 
 /*
@@ -460,6 +462,8 @@ build_lanes(const struct view *v, struct row_info **out)
 					push_lane(&rows, &n, &cap, ROW_GPU, (int)i, ti, d);
 			}
 			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
+			if (view_diag_memory(v, i) != NULL)
+				push_lane(&rows, &n, &cap, ROW_MEMORY, (int)i, UINT32_MAX, 0);
 		}
 		if (v->show_cpu && (i == 0 || v->an[i - 1].t != t)) {
 			for (size_t k = 0; k < t->ntracks; k++) {
@@ -1533,6 +1537,13 @@ selection_summary(struct rctx *c, struct pen *p)
 		    track_name(an->t, &an->t->tracks[e->track], tbuf, sizeof tbuf));
 		return 1;
 	}
+	case SEL_FINDING: {
+		char fbuf[512];
+
+		render_diag_finding_text(fbuf, sizeof fbuf, v);
+		pen_put(p, ROLE_PANEL, "%s", fbuf);
+		return 1;
+	}
 	default:
 		return 0;
 	}
@@ -1540,7 +1551,7 @@ selection_summary(struct rctx *c, struct pen *p)
 
 enum wline {
 	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_LEGEND, WL_SEL, WL_RANKS,
-	WL_COUNT
+	WL_MEMORY, WL_COUNT
 };
 
 static void
@@ -1637,6 +1648,16 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 	case WL_SEL:
 		selection_summary(c, p);
 		break;
+	case WL_MEMORY: {
+		char mbuf[160];
+
+		render_diag_memory_text(mbuf, sizeof mbuf, v,
+		    v->cursor >= 0 && v->cursor < c->ncols ? c->col_ns[v->cursor] :
+		    v->start_ns);
+		pen_put(p, ROLE_PANEL, "%s", mbuf[0] ? mbuf :
+		    "memory: no [memory] events for this device");
+		break;
+	}
 	case WL_RANKS: {
 		const struct crossrank *x = v->xr;
 
@@ -1712,6 +1733,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	} lines[] = {
 		{ WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
 		{ WL_MFU, 4 }, { WL_LEGEND, 6 }, { WL_SEL, 1 }, { WL_RANKS, 2 },
+		{ WL_MEMORY, 1 },
 	};
 	int n = (int)(sizeof lines / sizeof lines[0]);
 	int show[WL_COUNT] = { 0 }, used = 0, sel = c->v->sel != SEL_NONE;
@@ -1721,7 +1743,8 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		for (int i = 0; i < n; i++)
 			if (lines[i].prio == prio && used < rows &&
 			    (lines[i].line != WL_SEL || sel) &&
-			    (lines[i].line != WL_RANKS || c->v->xr != NULL)) {
+			    (lines[i].line != WL_RANKS || c->v->xr != NULL) &&
+			    (lines[i].line != WL_MEMORY || c->v->show_memory)) {
 				show[lines[i].line] = 1;
 				used++;
 			}
@@ -1997,6 +2020,9 @@ draw_selection_panel(struct rctx *c, int y, int rows)
 	case SEL_EVENT:
 		if (v->sel_index >= 0 && (size_t)v->sel_index < an->t->nevents)
 			draw_event_details(c, y, rows);
+		return;
+	case SEL_FINDING:
+		render_diag_findings_panel(c->g, 1, y, c->g->w - 2, rows, v, c->ascii);
 		return;
 	default:
 		pen_put(&p, ROLE_PANEL, "nothing selected: ] [ a step, } { a layer, g a gap, "
@@ -2274,6 +2300,9 @@ selection_range(const struct view *v, int64_t *a, int64_t *b)
 			*b = event_end(e) > e->ts_ns ? event_end(e) : e->ts_ns + 1;
 		}
 		break;
+	case SEL_FINDING:
+		view_diag_range(v, a, b, NULL);
+		break;
 	default:
 		break;
 	}
@@ -2335,6 +2364,10 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 			break;
 		case ROW_CPU:
 			draw_cpu_lane(&c, y, ri);
+			break;
+		case ROW_MEMORY:
+			render_diag_memory_lane(c.g, y, RENDER_LABEL_W, c.x0, c.ncols, v,
+			    (size_t)ri->analysis, c.ascii);
 			break;
 		default:
 			break;

@@ -49,6 +49,7 @@ enum row_kind {
 	ROW_GPU,                /* a GPU stream sub-row */
 	ROW_BUBBLE,             /* the bubble lane */
 	ROW_CPU,                /* a CPU thread at one depth */
+	ROW_MEMORY,             /* a device's memory lane (m; render_diag.h) */
 };
 
 struct row_info {

@@ -10,6 +10,7 @@
 #include "crossrank.h"
 #include "trace.h"
 #include "units.h"
+#include "view_diag.h"
 #include "xalloc.h"
 
 /* Each side of a zoomed-to step, layer, gap or event: 2% of its length. */
@@ -311,6 +312,7 @@ view_free(struct view *v)
 		free(v->xr);
 		v->xr = NULL;
 	}
+	view_diag_free(v);
 	if ((p = v->priv) == NULL)
 		return;
 	for (size_t i = 0; i < v->nan; i++) {
@@ -1018,6 +1020,8 @@ zoom_selected(struct view *v)
 		a = an->t->events[v->sel_index].ts_ns;
 		b = event_end(&an->t->events[v->sel_index]);
 		return zoom_to(v, a, b);
+	case SEL_FINDING:
+		return view_diag_zoom(v);
 	case SEL_NONE:
 		break;
 	}
@@ -1150,6 +1154,10 @@ view_do(struct view *v, enum view_cmd cmd)
 		v->overview = !v->overview;
 		v->lane_scroll = 0;
 		return VIEW_REPAINT;
+	case CMD_NEXT_FINDING:
+		return view_diag_next_finding(v);
+	case CMD_TOGGLE_MEMORY:
+		return view_diag_toggle_memory(v);
 	case CMD_PANEL:
 		v->panel = (enum view_panel)((v->panel + 1) % PANEL_COUNT);
 		return VIEW_REPAINT;

@@ -52,6 +52,7 @@
 	X(PREV_GAP, "previous gap") \
 	X(WORST_LAYER, "the worst exposed-comm layer in view") \
 	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
+	X(NEXT_FINDING, "next finding: select it and go to its evidence (Enter: next range)") \
 	X(SEARCH, "search event names") \
 	X(NEXT_MATCH, "next match") \
 	X(PREV_MATCH, "previous match") \
@@ -59,6 +60,7 @@
 	X(PREV_RANK, "previous rank") \
 	X(TOGGLE_CPU, "show or hide the CPU lanes") \
 	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
+	X(TOGGLE_MEMORY, "show or hide the memory lanes") \
 	X(PANEL, "switch the panel: window, kernels, selection") \
 	X(HELP, "show or hide this help") \
 	X(QUIT, "quit")
@@ -83,6 +85,7 @@ enum view_sel {
 	SEL_LAYER,              /* sel_index: index into an[rank].layers */
 	SEL_EVENT,              /* sel_index: event index in an[rank].t */
 	SEL_GAP,                /* sel_gap */
+	SEL_FINDING,            /* sel_index: index into the rank's findings (view_diag.h) */
 };
 
 enum view_panel {
@@ -97,6 +100,7 @@ struct view_span {
 };
 
 struct view_priv;               /* view.c's caches: see view_free() */
+struct view_diag;               /* findings and memory: see view_diag.h */
 
 struct view {
 	const struct analysis *an;      /* nan analyses, by rank then device */
@@ -133,6 +137,8 @@ struct view {
 	int xr_next;                    /* S: the next of xr->top to visit */
 	struct view_priv *priv;         /* owned: per-analysis MFU and activity
 	                                   caches, the search's name set */
+	int show_memory;                /* m: the memory lanes */
+	struct view_diag *diag;         /* owned, NULL until first used */
 };
 
 /*
