@@ -511,6 +511,21 @@ rule_exposed(struct list *l, const struct ctx *c)
 			worst[nworst++] = ly;
 	}
 	qsort(worst, nworst, sizeof *worst, by_own_exposed);
+	/* at most EXPOSED_PER_LAYER occurrences of one (name, phase) */
+	{
+		size_t kept = 0;
+
+		for (size_t i = 0; i < nworst && kept < FINDINGS_MAX_RANGES; i++) {
+			int same = 0;
+
+			for (size_t j = 0; j < kept; j++)
+				same += worst[j]->name == worst[i]->name &&
+				    worst[j]->phase == worst[i]->phase;
+			if (same < FINDINGS_EXPOSED_PER_LAYER)
+				worst[kept++] = worst[i];
+		}
+		nworst = kept;
+	}
 	f = add(l, FIND_EXPOSED_COMM, sh >= FINDINGS_EXPOSED_CRIT_SHARE ?
 	    SEV_CRITICAL : SEV_WARNING,
 	    top == COLL_AG ? remedy_ag : top == COLL_RS || top == COLL_AR ?
@@ -573,6 +588,12 @@ rule_serialised(struct list *l, const struct ctx *c)
 	longest_of(&c->d->exposed, c->w0, c->w1, f->ranges, &f->nranges);
 }
 
+static int64_t
+step_len(const struct step *s)
+{
+	return s->end_ns - s->start_ns;
+}
+
 /*
  * The idle time of the device from end_ns to its next activity (0 when it is
  * busy at end_ns), inside W.
@@ -598,11 +619,12 @@ rule_sync(struct list *l, const struct ctx *c)
 {
 	const struct trace *t = c->t;
 	int64_t total = 0, longest = 0, idle = 0;
+	double worst = 0;       /* the largest idle after one call / its step */
 	size_t count = 0;
 	struct ival r[FINDINGS_MAX_RANGES];
 	size_t nr = 0;
 	struct finding *f;
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], b4[32];
 
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
@@ -614,14 +636,22 @@ rule_sync(struct list *l, const struct ctx *c)
 		after = idle_after(c, event_end(e));
 		if (after <= 0)
 			continue;
+		if (c->s1 > c->s0) {
+			const struct step *st = c->a->steps + c->s0;
+			long k = steps_at(st, c->s1 - c->s0, e->ts_ns);
+
+			if (k >= 0 && share(after, step_len(&st[k])) > worst)
+				worst = share(after, step_len(&st[k]));
+		}
 		count++;
 		total = sat_add(total, e->dur_ns);
 		idle = sat_add(idle, after);
 		if (e->dur_ns > longest)
 			longest = e->dur_ns;
-		keep_longest(r, &nr, e->ts_ns, event_end(e) + after);
+		keep_longest(r, &nr, event_end(e), event_end(e) + after);
 	}
-	if (count == 0 || share(idle, c->step_ns) < FINDINGS_SYNC_SHARE)
+	if (count == 0 || (share(idle, c->step_ns) < FINDINGS_SYNC_SHARE &&
+	    worst < FINDINGS_SYNC_STEP_SHARE))
 		return;
 	f = add(l, FIND_SYNC_STALL, SEV_WARNING,
 	    "The CPU blocks on the GPU inside the step. Remove .item(), .cpu(), "
@@ -630,16 +660,18 @@ rule_sync(struct list *l, const struct ctx *c)
 	    "read metrics every N steps.");
 	snprintf(f->summary, sizeof f->summary,
 	    "%zu synchronisation calls of >= %s inside steps (%s, the longest %s) "
-	    "leave the GPU idle %s afterwards, %.1f%% of step time", count,
+	    "leave the GPU idle %s afterwards, %.1f%% of step time (%.1f%% of "
+	    "one step at worst)", count,
 	    fmt(b1, sizeof b1, FINDINGS_SYNC_MIN_NS), fmt(b2, sizeof b2, total),
-	    fmt(b3, sizeof b3, longest), fmt(b1, sizeof b1, idle),
-	    100 * share(idle, c->step_ns));
+	    fmt(b3, sizeof b3, longest), fmt(b4, sizeof b4, idle),
+	    100 * share(idle, c->step_ns), 100 * worst);
 	num_i(f, "calls", (int64_t)count);
 	num_i(f, "sync_ns", total);
 	num_i(f, "longest_ns", longest);
 	num_i(f, "idle_after_ns", idle);
 	num_i(f, "step_time_ns", c->step_ns);
 	num_d(f, "share", share(idle, c->step_ns));
+	num_d(f, "worst_step_share", worst);
 	memcpy(f->ranges, r, nr * sizeof *r);
 	f->nranges = nr;
 }
@@ -764,12 +796,6 @@ rule_dataloader(struct list *l, const struct ctx *c)
 	num_i(f, "between_steps_idle_ns", between);
 	longest_of(&u, c->c0, c->c1, f->ranges, &f->nranges);
 	ivset_free(&u);
-}
-
-static int64_t
-step_len(const struct step *s)
-{
-	return s->end_ns - s->start_ns;
 }
 
 static void

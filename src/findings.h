@@ -27,7 +27,9 @@
  *                     by collective (all-gather, reduce-scatter, all-reduce,
  *                     other, by kernel name) and names the worst layers (by
  *                     own exposed comm); the remedy follows what dominates.
- *                     Ranges: the worst layers' GPU extents, else the longest
+ *                     Ranges: the worst layers' GPU extents (at most
+ *                     EXPOSED_PER_LAYER occurrences of one layer and phase,
+ *                     so that other layers show too), else the longest
  *                     exposed intervals.
  *  serialised_comm    comm and compute each >= SERIAL_MIN_SHARE of |W| and
  *                     overlap < SERIAL_MAX_OVERLAP of comm.  Ranges: the
@@ -38,10 +40,11 @@
  *                     CPU spans, each >= SYNC_MIN_NS, after which the device
  *                     is idle (the queue drained while the CPU waited): the
  *                     idle from the call's end to the device's next activity
- *                     adds up to >= SYNC_SHARE of the step time.  A sync that
+ *                     adds up to >= SYNC_SHARE of the step time, or after
+ *                     one call is >= SYNC_STEP_SHARE of its own step.  A sync that
  *                     returns while the GPU is still busy costs nothing.
- *                     Ranges: from each call's start to the end of the idle
- *                     after it, longest first.
+ *                     Ranges: the idle after each call (from its end to
+ *                     the device's next activity), longest first.
  *  allocator_churn    cudaMalloc / cudaFree calls (memory.h) in steps after
  *                     the first MEMORY_WARMUP_STEPS, at least CHURN_MIN_CALLS.
  *                     Ranges: those calls.
@@ -100,10 +103,12 @@ struct crossrank;
 #define FINDINGS_LAUNCH_IDLE_SHARE 0.10
 #define FINDINGS_EXPOSED_SHARE 0.10
 #define FINDINGS_EXPOSED_CRIT_SHARE 0.25
+#define FINDINGS_EXPOSED_PER_LAYER 2
 #define FINDINGS_SERIAL_MIN_SHARE 0.05
 #define FINDINGS_SERIAL_MAX_OVERLAP 0.05
 #define FINDINGS_SYNC_MIN_NS INT64_C(100000)        /* 100 us */
 #define FINDINGS_SYNC_SHARE 0.05
+#define FINDINGS_SYNC_STEP_SHARE 0.03
 #define FINDINGS_CHURN_MIN_CALLS 2
 #define FINDINGS_DATALOADER_SHARE 0.05
 #define FINDINGS_STRAGGLER_MIN_LAST 2

@@ -43,6 +43,42 @@ assert d["kernels"] and all(k["delta_count"] == 0 and k["delta_total_ns"] == 0 f
 ' "$tmp/self.json"
 fi
 
+# Generated FSDP2 traces: a clean run raises nothing; the default
+# injections (tools/gen-trace's manifest) raise their findings with the
+# injected time ranges as evidence.
+if [ -n "$PYTHON3" ] && [ -x "$GEN_TRACE" ]; then
+	"$GEN_TRACE" --ranks=2 --seed=1 --no-inject --out="$tmp/clean" >/dev/null
+	"$GANTTY" --report --format=json -q "$tmp/clean" >"$tmp/clean.json"
+	check "a clean generated run raises no finding" "$PYTHON3" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["ranks"]
+assert len(r) == 2 and all(x["findings"] == [] for x in r), [x["findings"] for x in r]
+' "$tmp/clean.json"
+	"$GEN_TRACE" --ranks=2 --seed=1 --out="$tmp/inj" --manifest="$tmp/inj.manifest.json" >/dev/null
+	"$GANTTY" --report --format=json -q "$tmp/inj" >"$tmp/inj.json"
+	check "the injected problems are found, with their evidence" "$PYTHON3" -c '
+import json, sys
+m = json.load(open(sys.argv[2]))
+r = {x["rank"]: {f["kind"]: f for f in x["findings"]} for x in json.load(open(sys.argv[1]))["ranks"]}
+slow = m["slow_step"]["number"]
+for k in r.values():
+    f = k["outlier_step"]
+    assert f["evidence"]["step"] == slow and f["evidence"]["compute_delta_ns"] > 0, f
+    assert "slower compute" in f["summary"], f["summary"]
+f = r[m["straggler_rank"]]["straggler_rank"]
+assert f["evidence"]["rank"] == m["straggler_rank"], f
+assert all("straggler_rank" not in k for rk, k in r.items() if rk != m["straggler_rank"])
+s = m["stall"]
+f = r[s["rank"]]["sync_stall"]
+g = f["ranges"][0]
+assert g["end_ns"] == s["gap_end_ns"] and s["gap_start_ns"] <= g["start_ns"] < s["gap_end_ns"], (g, s)
+e = m["exposed_allgather"]
+f = r[e["rank"]]["exposed_comm"]
+assert f["evidence"]["all_gather_exposed_ns"] >= e["exposed_ns"], f["evidence"]
+assert any(x["start_ns"] <= e["comm_start_ns"] and e["comm_end_ns"] <= x["end_ns"] for x in f["ranges"]), f["ranges"]
+' "$tmp/inj.json" "$tmp/inj.manifest.json"
+fi
+
 # Real traces: what they must raise, and what they must not.
 corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
 if [ -d "$corpus" ] && [ -n "$PYTHON3" ]; then

@@ -300,9 +300,10 @@ Test(findings, sync_stall)
 	cr_assert_eq(num(f, "calls"), NSTEPS);
 	cr_assert_eq(num(f, "longest_ns"), 490 * US);
 	cr_assert_eq(num(f, "idle_after_ns"), NSTEPS * 200 * US);
-	/* from the call's start to the end of the idle after it */
-	cr_assert_eq(f->ranges[0].start_ns, 110 * US);
+	/* the idle after the call: from its end to the next kernel */
+	cr_assert_eq(f->ranges[0].start_ns, 600 * US);
 	cr_assert_eq(f->ranges[0].end_ns, 800 * US);
+	cr_assert_float_eq(real(f, "worst_step_share"), 0.2, 1e-9);
 	fx_free(&x);
 }
 
