@@ -54,6 +54,7 @@ static const char usage_text[] =
     "\n"
     "  --report               print the report and exit\n"
     "  --diff                 compare two traces (B - A) and exit\n"
+    "  --diff-steps=N:M       with --diff and one trace: step N (A) against M (B)\n"
     "  --format=FMT           text (default), json, or csv (steps and layers)\n"
     "  --window=START:END     one window for all ranks, durations with a unit\n"
     "                         (ns, us, ms, s) from the earliest event; either\n"
@@ -200,7 +201,7 @@ enum {
 	OPT_REPORT = 256, OPT_FORMAT, OPT_WINDOW, OPT_STEP, OPT_RANK, OPT_MIN_GAP,
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
-	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_DIFF,
+	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_DIFF, OPT_DIFF_STEPS,
 };
 
 enum mode {
@@ -223,6 +224,8 @@ struct cli {
 	int64_t rank;           /* -1: all */
 	const char *pattern;
 	struct analysis_opts opts;
+	int diff_steps;         /* --diff-steps=N:M given */
+	int64_t diff_step[2];
 };
 
 static void
@@ -252,6 +255,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "align", required_argument, NULL, OPT_ALIGN },
 		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "diff-steps", required_argument, NULL, OPT_DIFF_STEPS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -276,6 +280,21 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_DIFF:
 			c->mode = MODE_DIFF;
 			break;
+		case OPT_DIFF_STEPS: {
+			char *colon = strchr(optarg, ':'), *end;
+
+			c->mode = MODE_DIFF;
+			c->diff_steps = 1;
+			if (colon == NULL)
+				usage_error("--diff-steps needs N:M, not '%s'", optarg);
+			c->diff_step[0] = strtoll(optarg, &end, 10);
+			if (end != colon || end == optarg)
+				usage_error("--diff-steps needs N:M, not '%s'", optarg);
+			c->diff_step[1] = strtoll(colon + 1, &end, 10);
+			if (*end != '\0' || end == colon + 1)
+				usage_error("--diff-steps needs N:M, not '%s'", optarg);
+			break;
+		}
 		case OPT_WIDTH:
 			c->width = (int)parse_int(optarg, "--width needs a number of columns, not '%s'");
 			if (c->width < 1 || c->width > 10000)
@@ -404,8 +423,12 @@ parse_args(int argc, char **argv, struct cli *c)
 		    c->opts.mfu.model_params * c->opts.mfu.tokens_per_step;
 	if (optind >= argc)
 		usage_error("%s", "no trace given");
-	if (c->mode == MODE_DIFF && argc - optind != 2)
+	if (c->mode == MODE_DIFF && !c->diff_steps && argc - optind != 2)
 		usage_error("%s", "--diff compares two traces: TRACE_A TRACE_B");
+	if (c->diff_steps && argc - optind != 1)
+		usage_error("%s", "--diff-steps compares two steps of one trace");
+	if (c->diff_steps && (c->window != NULL || c->opts.window == WINDOW_STEP))
+		usage_error("%s", "--diff-steps sets the windows: no --window or --step");
 	if (c->mode == MODE_DIFF && c->fmt == REPORT_CSV)
 		usage_error("%s", "--diff writes text or json, not csv");
 }
@@ -727,9 +750,42 @@ run_diff(const struct cli *c, struct trace **traces, size_t ntraces,
     const struct analysis *an, size_t nan)
 {
 	const struct analysis *side[2] = { NULL, NULL };
+	struct analysis st[2];
 	struct diff d;
 	int status = EXIT_OK;
 
+	if (c->diff_steps) {
+		/* two steps of one trace: its first analysed device, twice */
+		for (int k = 0; k < 2; k++) {
+			struct analysis_opts o = c->opts;
+
+			if (nan == 0 || an[0].device < 0) {
+				fprintf(stderr, "gantty: --diff-steps: no GPU activity\n");
+				if (k == 1)
+					analysis_free(&st[0]);
+				return EXIT_INPUT;
+			}
+			o.window = WINDOW_STEP;
+			o.step = c->diff_step[k];
+			analysis_build(&st[k], an[0].t, an[0].device, &o);
+			if (!st[k].has_window) {
+				fprintf(stderr, "gantty: --diff-steps: %s\n", st[k].problem);
+				analysis_free(&st[k]);
+				if (k == 1)
+					analysis_free(&st[0]);
+				return EXIT_INPUT;
+			}
+		}
+		diff_build(&d, &st[0], &st[1]);
+		if (report_diff_write(stdout, c->fmt, &st[0], &st[1], &d) < 0) {
+			perror("gantty: writing the diff");
+			status = EXIT_INPUT;
+		}
+		diff_free(&d);
+		analysis_free(&st[0]);
+		analysis_free(&st[1]);
+		return status;
+	}
 	if (ntraces != 2) {
 		fprintf(stderr, "gantty: --diff compares two trace files, not %zu traces\n",
 		    ntraces);
