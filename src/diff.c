@@ -11,6 +11,17 @@
 
 #define NO_SLOT SIZE_MAX
 
+/* a + b, saturated: hostile traces can hold many huge layers. */
+static int64_t
+sat(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
 /* A map from d->strs ids to an index, grown with the table. */
 struct slots {
 	size_t *at;
@@ -47,10 +58,10 @@ measure(const struct analysis *a, int64_t s, int64_t e, struct diff_metrics *m)
 	struct window_metrics w;
 
 	metrics_window(&a->dev, s, e, &w);
-	m->compute_ns += w.compute_ns;
-	m->comm_ns += w.comm_ns;
-	m->exposed_comm_ns += w.exposed_comm_ns;
-	m->idle_ns += w.idle_ns;
+	m->compute_ns = sat(m->compute_ns, w.compute_ns);
+	m->comm_ns = sat(m->comm_ns, w.comm_ns);
+	m->exposed_comm_ns = sat(m->exposed_comm_ns, w.exposed_comm_ns);
+	m->idle_ns = sat(m->idle_ns, w.idle_ns);
 }
 
 static void
@@ -143,17 +154,10 @@ add_layers(struct diff *d, const struct analysis *a, int side,
 			p->count_a++;
 		if (!l->has_gpu)
 			continue;
-		m->time_ns += l->gpu_end_ns - l->gpu_start_ns;
-		m->compute_ns += l->compute_ns;
-		m->comm_ns += l->comm_ns;
-		m->exposed_comm_ns += l->exposed_comm_ns;
-		m->own_exposed_comm_ns += l->own_exposed_comm_ns;
-		{
-			struct window_metrics w;
-
-			metrics_window(&a->dev, l->gpu_start_ns, l->gpu_end_ns, &w);
-			m->idle_ns += w.idle_ns;
-		}
+		m->time_ns = sat(m->time_ns, l->gpu_end_ns - l->gpu_start_ns);
+		m->own_exposed_comm_ns = sat(m->own_exposed_comm_ns,
+		    l->own_exposed_comm_ns);
+		measure(a, l->gpu_start_ns, l->gpu_end_ns, m);
 	}
 }
 
@@ -191,10 +195,10 @@ add_kernels(struct diff *d, const struct analysis *a, int side,
 		k = &d->kernels[*at];
 		if (side) {
 			k->count_b++;
-			k->total_b_ns += x > s ? x - s : 0;
+			k->total_b_ns = sat(k->total_b_ns, x > s ? x - s : 0);
 		} else {
 			k->count_a++;
-			k->total_a_ns += x > s ? x - s : 0;
+			k->total_a_ns = sat(k->total_a_ns, x > s ? x - s : 0);
 		}
 	}
 }
