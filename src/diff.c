@@ -244,6 +244,22 @@ diff_build(struct diff *d, const struct analysis *a, const struct analysis *b)
 	free(ks.at);
 }
 
+static int64_t
+reference(const struct analysis *a)
+{
+	if (a->nsteps > 0)
+		return a->steps[0].start_ns;
+	if (a->device >= 0 && a->dev.nacts > 0)
+		return a->dev.first_ns;
+	return a->t->start_ns;
+}
+
+int64_t
+diff_align_offset(const struct analysis *a, const struct analysis *b)
+{
+	return reference(a) - reference(b);
+}
+
 void
 diff_free(struct diff *d)
 {

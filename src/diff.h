@@ -78,6 +78,13 @@ struct diff {
  */
 void diff_build(struct diff *d, const struct analysis *a,
     const struct analysis *b);
+/*
+ * For comparing two traces on one time axis: returns the offset to add to
+ * every time of b so that its reference lines up with a's.  The reference
+ * of an analysis is its first step's CPU start, else its first GPU
+ * activity, else its trace's first event.  O(1).
+ */
+int64_t diff_align_offset(const struct analysis *a, const struct analysis *b);
 /* Frees what diff_build() allocated; d may be zeroed. */
 void diff_free(struct diff *d);
 

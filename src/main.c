@@ -55,6 +55,8 @@ static const char usage_text[] =
     "  --report               print the report and exit\n"
     "  --diff                 compare two traces (B - A) and exit\n"
     "  --diff-steps=N:M       with --diff and one trace: step N (A) against M (B)\n"
+    "  --compare              view (or --render) two traces A B on one time\n"
+    "                         axis, aligned at their first step; B - A in view\n"
     "  --format=FMT           text (default), json, or csv (steps and layers)\n"
     "  --window=START:END     one window for all ranks, durations with a unit\n"
     "                         (ns, us, ms, s) from the earliest event; either\n"
@@ -202,6 +204,7 @@ enum {
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
 	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_DIFF, OPT_DIFF_STEPS,
+	OPT_COMPARE,
 };
 
 enum mode {
@@ -225,6 +228,7 @@ struct cli {
 	const char *pattern;
 	struct analysis_opts opts;
 	int diff_steps;         /* --diff-steps=N:M given */
+	int compare;            /* --compare: two traces aligned at step start */
 	int64_t diff_step[2];
 };
 
@@ -256,6 +260,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "align", required_argument, NULL, OPT_ALIGN },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "diff-steps", required_argument, NULL, OPT_DIFF_STEPS },
+		{ "compare", no_argument, NULL, OPT_COMPARE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -279,6 +284,9 @@ parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_DIFF:
 			c->mode = MODE_DIFF;
+			break;
+		case OPT_COMPARE:
+			c->compare = 1;
 			break;
 		case OPT_DIFF_STEPS: {
 			char *colon = strchr(optarg, ':'), *end;
@@ -425,6 +433,10 @@ parse_args(int argc, char **argv, struct cli *c)
 		usage_error("%s", "no trace given");
 	if (c->mode == MODE_DIFF && !c->diff_steps && argc - optind != 2)
 		usage_error("%s", "--diff compares two traces: TRACE_A TRACE_B");
+	if (c->compare && (c->mode == MODE_REPORT || c->mode == MODE_DIFF))
+		usage_error("%s", "--compare is for the viewer and --render");
+	if (c->compare && argc - optind != 2)
+		usage_error("%s", "--compare shows two traces: TRACE_A TRACE_B");
 	if (c->diff_steps && argc - optind != 1)
 		usage_error("%s", "--diff-steps compares two steps of one trace");
 	if (c->diff_steps && (c->window != NULL || c->opts.window == WINDOW_STEP))
@@ -665,6 +677,7 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
 	view_init(v, an, nan, t0, t1, 1);
 	view_set_opts(v, &c->opts);
 	v->show_cpu = c->cpu;
+	v->compare = c->compare && nan >= 2;
 	render_layout(&lay, v, w, h);
 	view_resize(v, lay.time_cols > 0 ? lay.time_cols : 1);
 	view_set_cursor(v, v->cols / 2);
@@ -739,6 +752,36 @@ run_viewer(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
 		fprintf(stderr, "gantty: %s\n", tui_error());
 	view_free(&v);
 	return rc;
+}
+
+/*
+ * --compare: shifts the second trace so that its first step starts with the
+ * first trace's (diff_align_offset()), and recomputes the span of both.
+ */
+static void
+compare_align(struct trace **traces, size_t n, const struct analysis_opts *o,
+    int64_t *origin, int64_t *last)
+{
+	struct analysis a[2];
+	struct analysis_opts dflt = *o;
+	int32_t *devs;
+
+	if (n != 2)
+		return;
+	dflt.window = WINDOW_DEFAULT;
+	for (int k = 0; k < 2; k++) {
+		devs = NULL;
+		analysis_build(&a[k], traces[k],
+		    metrics_devices(traces[k], &devs) ? devs[0] : -1, &dflt);
+		free(devs);
+	}
+	align_shift(traces[1], diff_align_offset(&a[0], &a[1]));
+	for (int k = 0; k < 2; k++)
+		analysis_free(&a[k]);
+	*origin = traces[0]->start_ns < traces[1]->start_ns ?
+	    traces[0]->start_ns : traces[1]->start_ns;
+	*last = traces[0]->end_ns > traces[1]->end_ns ?
+	    traces[0]->end_ns : traces[1]->end_ns;
 }
 
 /*
@@ -873,6 +916,8 @@ main(int argc, char **argv)
 				last = traces[i]->end_ns;
 		}
 	}
+	if (cli.compare)
+		compare_align(traces, ntraces, &cli.opts, &origin, &last);
 	if (cli.window != NULL)
 		set_window(&cli, origin, last);
 

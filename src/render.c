@@ -1551,7 +1551,7 @@ selection_summary(struct rctx *c, struct pen *p)
 
 enum wline {
 	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_LEGEND, WL_SEL, WL_RANKS,
-	WL_MEMORY, WL_COUNT
+	WL_MEMORY, WL_COMPARE, WL_COUNT
 };
 
 static void
@@ -1648,6 +1648,13 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 	case WL_SEL:
 		selection_summary(c, p);
 		break;
+	case WL_COMPARE: {
+		char dbuf[256];
+
+		render_diag_compare_text(dbuf, sizeof dbuf, v);
+		pen_put(p, ROLE_VALUE, "%s", dbuf);
+		break;
+	}
 	case WL_MEMORY: {
 		char mbuf[160];
 
@@ -1733,7 +1740,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	} lines[] = {
 		{ WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
 		{ WL_MFU, 4 }, { WL_LEGEND, 6 }, { WL_SEL, 1 }, { WL_RANKS, 2 },
-		{ WL_MEMORY, 1 },
+		{ WL_MEMORY, 1 }, { WL_COMPARE, 0 },
 	};
 	int n = (int)(sizeof lines / sizeof lines[0]);
 	int show[WL_COUNT] = { 0 }, used = 0, sel = c->v->sel != SEL_NONE;
@@ -1743,8 +1750,10 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		for (int i = 0; i < n; i++)
 			if (lines[i].prio == prio && used < rows &&
 			    (lines[i].line != WL_SEL || sel) &&
-			    (lines[i].line != WL_RANKS || c->v->xr != NULL) &&
-			    (lines[i].line != WL_MEMORY || c->v->show_memory)) {
+			    (lines[i].line != WL_RANKS || (c->v->xr != NULL &&
+			    !c->v->compare)) &&
+			    (lines[i].line != WL_MEMORY || c->v->show_memory) &&
+			    (lines[i].line != WL_COMPARE || c->v->compare)) {
 				show[lines[i].line] = 1;
 				used++;
 			}

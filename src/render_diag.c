@@ -9,6 +9,8 @@
 #include "findings.h"
 #include "grid.h"
 #include "memory.h"
+#include "metrics.h"
+#include "analysis.h"
 #include "units.h"
 #include "view.h"
 #include "view_diag.h"
@@ -177,4 +179,37 @@ render_diag_findings_panel(struct grid *g, int x, int y, int w, int rows,
 		snprintf(line, sizeof line, "remedy: %s", f->remedy);
 		wrapped(g, x, &y, w, rows, ROLE_PANEL, ascii, line);
 	}
+}
+
+/* A signed duration: "+1.5 ms", "-20 us", "0". */
+static const char *
+sdur(char *buf, size_t n, int64_t ns)
+{
+	char b[24];
+
+	if (ns == 0)
+		return strcpy(buf, "0");
+	units_format(b, sizeof b, ns < 0 ? (ns == INT64_MIN ? INT64_MAX : -ns) : ns);
+	snprintf(buf, n, "%c%s", ns < 0 ? '-' : '+', b);
+	return buf;
+}
+
+void
+render_diag_compare_text(char *buf, size_t n, const struct view *v)
+{
+	struct window_metrics m[2];
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
+
+	if (v->nan < 2 || v->an[0].device < 0 || v->an[1].device < 0) {
+		snprintf(buf, n, "B - A: needs GPU activity in both traces");
+		return;
+	}
+	for (int k = 0; k < 2; k++)
+		metrics_window(&v->an[k].dev, v->start_ns, v->end_ns, &m[k]);
+	snprintf(buf, n, "B - A in view: busy %s  compute %s  comm %s  exposed %s"
+	    "  idle %s", sdur(b1, sizeof b1, m[1].busy_ns - m[0].busy_ns),
+	    sdur(b2, sizeof b2, m[1].compute_ns - m[0].compute_ns),
+	    sdur(b3, sizeof b3, m[1].comm_ns - m[0].comm_ns),
+	    sdur(b4, sizeof b4, m[1].exposed_comm_ns - m[0].exposed_comm_ns),
+	    sdur(b5, sizeof b5, m[1].idle_ns - m[0].idle_ns));
 }

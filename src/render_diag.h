@@ -31,6 +31,12 @@ void render_diag_memory_lane(struct grid *g, int y, int label_w, int x0,
  */
 void render_diag_memory_text(char *buf, size_t n, const struct view *v,
     int64_t cursor_ns);
+/*
+ * Writes the compare line of the window panel into buf: B - A of time,
+ * compute, comm, exposed comm and idle over the window on screen (an[0] is
+ * A, an[1] is B, on one time axis).
+ */
+void render_diag_compare_text(char *buf, size_t n, const struct view *v);
 /* Writes a one-line summary of the selected finding into buf. */
 void render_diag_finding_text(char *buf, size_t n, const struct view *v);
 /*

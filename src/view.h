@@ -138,6 +138,8 @@ struct view {
 	struct view_priv *priv;         /* owned: per-analysis MFU and activity
 	                                   caches, the search's name set */
 	int show_memory;                /* m: the memory lanes */
+	int compare;                    /* --compare: an[0] is A, an[1] is B, on
+	                                   one time axis; the panel shows B - A */
 	struct view_diag *diag;         /* owned, NULL until first used */
 };
 

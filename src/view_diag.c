@@ -46,7 +46,9 @@ view_diag_findings(struct view *v, size_t a, size_t *n)
 	if (a >= d->n)
 		return NULL;
 	if (!d->have[a]) {
-		d->nf[a] = findings_find(&v->an[a], v->xr, a, &d->f[a]);
+		/* compared traces are not ranks of one job: no straggler */
+		d->nf[a] = findings_find(&v->an[a], v->compare ? NULL : v->xr, a,
+		    &d->f[a]);
 		d->have[a] = 1;
 	}
 	*n = d->nf[a];

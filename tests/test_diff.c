@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "align.h"
 #include "analysis.h"
 #include "diff.h"
 #include "load.h"
@@ -181,6 +182,31 @@ Test(diff, hidden_all_gather_saves_in_its_layer)
 		cr_assert_eq(d.kernels[i].total_a_ns, d.kernels[i].total_b_ns);
 	}
 	diff_free(&d);
+	analysis_free(&a);
+	analysis_free(&b);
+	trace_free(&ta);
+	trace_free(&tb);
+}
+
+Test(diff, align_offset_lines_up_the_first_steps)
+{
+	struct trace ta, tb;
+	struct analysis a, b;
+	struct analysis_opts o = opts();
+	int64_t off;
+
+	fsdp(&ta, 0);
+	fsdp(&tb, 0);
+	align_shift(&tb, 7654321);      /* B recorded 7.65 ms later */
+	analysis_build(&a, &ta, 0, &o);
+	analysis_build(&b, &tb, 0, &o);
+	off = diff_align_offset(&a, &b);
+	cr_assert_eq(off, -7654321);
+	analysis_free(&b);
+	align_shift(&tb, off);
+	analysis_build(&b, &tb, 0, &o);
+	cr_assert_eq(diff_align_offset(&a, &b), 0);
+	check_self(&a, &b);             /* on one axis, the same trace */
 	analysis_free(&a);
 	analysis_free(&b);
 	trace_free(&ta);
