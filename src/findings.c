@@ -621,6 +621,7 @@ rule_sync(struct list *l, const struct ctx *c)
 	int64_t total = 0, longest = 0, idle = 0;
 	double worst = 0;       /* the largest idle after one call / its step */
 	size_t count = 0;
+	int n;
 	struct ival r[FINDINGS_MAX_RANGES];
 	size_t nr = 0;
 	struct finding *f;
@@ -658,13 +659,17 @@ rule_sync(struct list *l, const struct ctx *c)
 	    ".tolist(), print() of CUDA tensors, torch.cuda.synchronize() and "
 	    "blocking copies from the training loop; copy with non_blocking=True and "
 	    "read metrics every N steps.");
-	snprintf(f->summary, sizeof f->summary,
-	    "%zu synchronisation calls of >= %s inside steps (%s, the longest %s) "
-	    "leave the GPU idle %s afterwards, %.1f%% of step time (%.1f%% of "
-	    "one step at worst)", count,
-	    fmt(b1, sizeof b1, FINDINGS_SYNC_MIN_NS), fmt(b2, sizeof b2, total),
+	n = snprintf(f->summary, sizeof f->summary,
+	    "%zu synchronisation calls of >= %s inside %s (%s, the longest %s) "
+	    "leave the GPU idle %s afterwards, %.1f%% of %s", count,
+	    fmt(b1, sizeof b1, FINDINGS_SYNC_MIN_NS),
+	    c->s1 > c->s0 ? "steps" : "the window", fmt(b2, sizeof b2, total),
 	    fmt(b3, sizeof b3, longest), fmt(b4, sizeof b4, idle),
-	    100 * share(idle, c->step_ns), 100 * worst);
+	    100 * share(idle, c->step_ns),
+	    c->s1 > c->s0 ? "step time" : "the window");
+	if (c->s1 > c->s0 && n > 0 && (size_t)n < sizeof f->summary)
+		snprintf(f->summary + n, sizeof f->summary - n,
+		    " (%.1f%% of one step at worst)", 100 * worst);
 	num_i(f, "calls", (int64_t)count);
 	num_i(f, "sync_ns", total);
 	num_i(f, "longest_ns", longest);
