@@ -382,7 +382,7 @@ contains_ci(const char *s, const char *what)
 	return strcasestr(s, what) != NULL;
 }
 
-enum { COLL_AG, COLL_RS, COLL_AR, COLL_OTHER, COLL_KINDS };
+enum { COLL_AG, COLL_RS, COLL_AR, COLL_A2A, COLL_OTHER, COLL_KINDS };
 
 static int
 coll_kind_name(const char *name)
@@ -393,6 +393,9 @@ coll_kind_name(const char *name)
 		return COLL_RS;
 	if (contains_ci(name, "allreduce") || contains_ci(name, "all_reduce"))
 		return COLL_AR;
+	if (contains_ci(name, "alltoall") || contains_ci(name, "all_to_all") ||
+	    contains_ci(name, "sendrecv"))
+		return COLL_A2A;
 	return COLL_OTHER;
 }
 
@@ -431,6 +434,12 @@ static const char remedy_rs[] =
     "FSDP1/DDP no_sync()), and size the buckets (DDP bucket_cap_mb, FSDP "
     "wrapping granularity) so reductions start earlier and overlap the rest "
     "of backward.";
+static const char remedy_a2a[] =
+    "All-to-all / send-recv exchanges are exposed (embedding or expert "
+    "exchange): pipeline them with the dense compute (e.g. TorchRec's "
+    "TrainPipelineSparseDist starts the next batch's input distribution "
+    "early), send less (lower-precision embeddings, fewer lookups), and "
+    "balance the shards so that no rank waits for another.";
 static const char remedy_comm[] =
     "Communication is exposed: prefetch parameters (FSDP backward/forward "
     "prefetch), raise the micro-batch so compute covers the collectives, and "
@@ -447,9 +456,9 @@ rule_exposed(struct list *l, const struct ctx *c)
 	struct ivset u;
 	static const char *const keys[COLL_KINDS] = { "all_gather_exposed_ns",
 		"reduce_scatter_exposed_ns", "all_reduce_exposed_ns",
-		"other_comm_exposed_ns" };
+		"all_to_all_exposed_ns", "other_comm_exposed_ns" };
 	static const char *const words[COLL_KINDS] = { "all-gather",
-		"reduce-scatter", "all-reduce", "other" };
+		"reduce-scatter", "all-reduce", "all-to-all / send-recv", "other" };
 	const struct layer **worst;
 	size_t nworst = 0;
 	struct finding *f;
@@ -529,7 +538,7 @@ rule_exposed(struct list *l, const struct ctx *c)
 	f = add(l, FIND_EXPOSED_COMM, sh >= FINDINGS_EXPOSED_CRIT_SHARE ?
 	    SEV_CRITICAL : SEV_WARNING,
 	    top == COLL_AG ? remedy_ag : top == COLL_RS || top == COLL_AR ?
-	    remedy_rs : remedy_comm);
+	    remedy_rs : top == COLL_A2A ? remedy_a2a : remedy_comm);
 	n = snprintf(f->summary, sizeof f->summary,
 	    "exposed communication %s, %.1f%% of step time; mostly %s (%s)",
 	    fmt(b1, sizeof b1, exposed), 100 * sh, words[top],

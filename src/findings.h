@@ -25,7 +25,9 @@
  *                     time (of |W| without steps); critical from
  *                     EXPOSED_CRIT_SHARE.  Evidence splits the exposed time
  *                     by collective (all-gather, reduce-scatter, all-reduce,
- *                     other, by kernel name) and names the worst layers (by
+ *                     all-to-all (SendRecv too), other; by kernel name, else
+ *                     the Collective name argument; time covered by two
+ *                     goes to the earlier) and names the worst layers (by
  *                     own exposed comm); the remedy follows what dominates.
  *                     Ranges: the worst layers' GPU extents (at most
  *                     EXPOSED_PER_LAYER occurrences of one layer and phase,
