@@ -29,7 +29,8 @@
 
 /* Which symptoms to inject into the generated trace. */
 struct sym {
-	int starved, launch, exposed_ag, exposed_rs, serial, sync, churn, loader;
+	int starved, launch, exposed_ag, exposed_rs, exposed_a2a, serial, sync;
+	int churn, loader;
 	int outlier, attention, flash, softmax_alone;
 	long long comm_shift;   /* delays every collective (a straggler) */
 };
@@ -81,7 +82,8 @@ gen(struct trace *t, const struct sym *s)
 			for (int k = 0; k < 10; k++) {
 				long long ks = t0 + k * 100, launch = t0 + k;
 
-				if ((s->exposed_ag || s->exposed_rs || s->serial) && k >= 8)
+				if ((s->exposed_ag || s->exposed_rs || s->exposed_a2a ||
+				    s->serial) && k >= 8)
 					continue;       /* comm alone at [800, 1000) */
 				if (s->sync && (k == 5 || k == 6))
 					continue;       /* idle [500, 700) after the sync */
@@ -102,6 +104,9 @@ gen(struct trace *t, const struct sym *s)
 			    t0 + 800 + cs, t0 + 1000);
 		if (s->exposed_rs)
 			kernel(1, t0 + 30, "ncclDevKernel_ReduceScatter_RING_LL",
+			    t0 + 800 + cs, t0 + 1000);
+		if (s->exposed_a2a)
+			kernel(1, t0 + 30, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t",
 			    t0 + 800 + cs, t0 + 1000);
 		if (s->serial)
 			kernel(1, t0 + 30, "ncclDevKernel_AllReduce_RING_LL",
@@ -272,6 +277,21 @@ Test(findings, exposed_reduce_scatter_gets_its_remedy)
 	cr_assert_eq(num(f, "all_gather_exposed_ns"), 0);
 	cr_assert_not_null(strstr(f->remedy, "micro-batch"));
 	cr_assert_null(strstr(f->remedy, "prefetch"));
+	fx_free(&x);
+}
+
+Test(findings, exposed_all_to_all_gets_its_remedy)
+{
+	struct sym s = { .exposed_a2a = 1 };
+	struct fx x;
+	const struct finding *f;
+
+	fx_run(&x, &s, NULL);
+	f = must(&x, FIND_EXPOSED_COMM);
+	cr_assert_eq(num(f, "all_to_all_exposed_ns"), NSTEPS * 200 * US);
+	cr_assert_eq(num(f, "other_comm_exposed_ns"), 0);
+	cr_assert_not_null(strstr(f->remedy, "pipeline"));
+	cr_assert_not_null(strstr(f->summary, "all-to-all"));
 	fx_free(&x);
 }
 
