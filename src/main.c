@@ -397,6 +397,17 @@ parse_args(int argc, char **argv, struct cli *c)
 }
 
 /* Sets the absolute window from "START:END" relative to origin_ns. */
+/* origin + d, saturated to the model's time range (SPEC: +-2^62 ns). */
+static int64_t
+clamp_add(int64_t origin, int64_t d)
+{
+	if (d > TRACE_TIME_MAX - origin)
+		return TRACE_TIME_MAX;
+	if (d < -TRACE_TIME_MAX - origin)
+		return -TRACE_TIME_MAX;
+	return origin + d;
+}
+
 static void
 set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
 {
@@ -416,8 +427,8 @@ set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
 	if (e <= s)
 		usage_error("--window must end after it starts: '%s'", c->window);
 	c->opts.window = WINDOW_ABSOLUTE;
-	c->opts.start_ns = origin_ns + s;
-	c->opts.end_ns = origin_ns + e;
+	c->opts.start_ns = clamp_add(origin_ns, s);
+	c->opts.end_ns = clamp_add(origin_ns, e);
 	free(text);
 }
 
@@ -698,9 +709,27 @@ run_viewer(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
 	ro.ascii = c->ascii;
 	ro.title = title;
 	rc = tui_run(&v, &ro, c->color);
+	view_free(&v);
+	if (rc == TUI_NO_CURSOR) {
+		/* a dumb terminal: one frame of its size, as --render prints it */
+		struct cli one = *c;
+		const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
+
+		one.width = cols != NULL && atoi(cols) >= 20 ? atoi(cols) : 80;
+		one.height = lines != NULL && atoi(lines) >= 5 ? atoi(lines) : 24;
+		if (one.width > 1000)
+			one.width = 1000;
+		if (one.height > 1000)
+			one.height = 1000;
+		if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+			one.ascii = 1;
+		one.color = STYLE_COLOR_NEVER;
+		rc = run_render(&one, an, nan, t0, t1, title);
+		fprintf(stderr, "gantty: %s\n", tui_error());
+		return rc;
+	}
 	if (rc == 1 && *tui_error() != '\0')
 		fprintf(stderr, "gantty: %s\n", tui_error());
-	view_free(&v);
 	return rc;
 }
 

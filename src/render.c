@@ -1116,7 +1116,7 @@ fmt_pos(char *buf, size_t n, const struct view *v, int64_t ts_ns)
 	int64_t rel = ts_ns - v->t0_ns, span = v->end_ns - v->start_ns;
 	int64_t mag = rel < 0 ? -rel : rel;
 
-	if (span <= 0 || span * 1000 >= mag)
+	if (span <= 0 || span >= mag / 1000)
 		return fmt_rel(buf, n, v, ts_ns);
 	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
 		int dec = 0;
