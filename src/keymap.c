@@ -40,6 +40,7 @@ const struct binding keymap[] = {
 	{ { 'R' },                              "R",              CMD_PREV_RANK },
 	{ { 'c' },                              "c",              CMD_TOGGLE_CPU },
 	{ { 'v' },                              "v",              CMD_TOGGLE_OVERVIEW },
+	{ { 'm' },                              "m",              CMD_TOGGLE_MATRIX },
 	{ { KEYMAP_TAB },                       "Tab",            CMD_PANEL },
 	{ { '?' },                              "?",              CMD_HELP },
 	{ { 'q', 3 },                           "q Ctrl-C",       CMD_QUIT },

@@ -34,4 +34,15 @@ int report_write(FILE *out, enum report_format fmt,
     const struct analysis_opts *opts, int64_t trace_start_ns,
     const struct analysis *a, size_t n, const struct crossrank *x);
 
+struct report_set;
+/*
+ * Writes the cross-rank report x of the participants set read back from
+ * per-rank reports (gantty --reports; x built from them in the same order):
+ * JSON {"version", "reports": [...], "cross_rank": {...}} with cross_rank as
+ * in report_write(), text, or CSV (step, rank, device, time_ns; one line per
+ * participant's step).  Returns 0, or -1 if writing failed.
+ */
+int report_write_cross(FILE *out, enum report_format fmt,
+    const struct report_set *set, const struct crossrank *x);
+
 #endif

@@ -342,4 +342,50 @@ send stdin q
 wait_for stdin "status=0" "stdin trace: q quits"
 restored stdin "stdin trace"
 
+# --- 64 ranks: the overview fits one screen; the matrix; back to lanes ---
+"$GEN_TRACE" --ranks=64 --steps=5 --layers=1 --kernels=5 --seed=9 \
+    --out="$tmp/r64" >/dev/null || fail "gen-trace of 64 ranks"
+T new-window -d -n many "env PS1='gantty-test\$ ' ENV= sh"
+T resize-window -t many -x 120 -y 90
+poll shows many 'gantty-test$' || fail "many: no shell prompt"
+T send-keys -t many "sh '$tmp/run.sh' '$tmp/r64'; echo status=\$?" Enter
+wait_for many "$hint_text" "64 ranks: the viewer starts"
+check "64 ranks: the overview marks rank 0" grep -q '^.rank 0 d0 ' "$tmp/screen"
+check "64 ranks: every rank's bubble lane on one 120x90 screen" \
+    test "$(grep -c '^.rank [0-9]* d[0-9] ' "$tmp/screen")" -eq 64
+send many r
+wait_for many "rank 1 dev 1 (2/64)" "64 ranks: r moves to rank 1"
+send many m
+wait_for many "[rank x step]" "64 ranks: m shows the rank x step matrix"
+check "64 ranks: the matrix has a row per rank" \
+    test "$(grep -c '^.rank [0-9]*/[0-9] ' "$tmp/screen")" -eq 64
+check "64 ranks: the matrix marks rank 1" grep -q '^.rank 1/1 ' "$tmp/screen"
+check "64 ranks: the panel names the straggler" grep -q 'straggler rank 63/7' "$tmp/screen"
+send many Enter
+wait_for many "[window]" "64 ranks: Enter leaves the matrix"
+check "64 ranks: rank 1's stream lanes are shown" grep -q '^ compute s' "$tmp/screen"
+send many q
+wait_for many "status=0" "64 ranks: q quits"
+restored many "64 ranks"
+
+# --- reports read back: the matrix; Enter opens a rank's trace ---
+mkdir "$tmp/rep"
+for r in 0 1 2 3; do
+	"$GANTTY" --report --format=json -q "$tmp/r64/rank-$r.json" >"$tmp/rep/rank-$r.json"
+done
+T new-window -d -n rep "env PS1='gantty-test\$ ' ENV= sh"
+T resize-window -t rep -x 120 -y 40
+poll shows rep 'gantty-test$' || fail "rep: no shell prompt"
+T send-keys -t rep "sh '$tmp/run.sh' --reports '$tmp/rep'; echo status=\$?" Enter
+wait_for rep "4 ranks, 5 steps" "reports: the matrix of 4 ranks"
+check "reports: the hint offers opening a trace" grep -qF "Enter open its trace" "$tmp/screen"
+send rep r r
+wait_for rep "rank 2/2: 5 of 5 steps" "reports: r r moves to rank 2"
+send rep Enter
+wait_for rep "rank-2.json  window +" "reports: Enter opens rank 2's trace"
+check "reports: its lanes are shown" grep -q '^ compute s' "$tmp/screen"
+send rep q
+wait_for rep "status=0" "reports: q quits the opened trace"
+restored rep "reports"
+
 finish
