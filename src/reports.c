@@ -103,6 +103,13 @@ get_array(json_object *o, const char *key)
 	return m;
 }
 
+/* Times are those of a trace (trace.h): within +-TRACE_TIME_MAX. */
+static int
+in_range(int64_t t)
+{
+	return t >= -TRACE_TIME_MAX && t <= TRACE_TIME_MAX;
+}
+
 /* Reads the steps of entry e into in.  Returns 0, or -1 naming the problem. */
 static int
 take_steps(struct crossrank_in *in, json_object *e, char *what, size_t wsize)
@@ -121,8 +128,10 @@ take_steps(struct crossrank_in *in, json_object *e, char *what, size_t wsize)
 		    get_i64(s, "number", &st->number) != 1 ||
 		    get_i64(s, "start_ns", &st->start_ns) != 1 ||
 		    get_i64(s, "end_ns", &st->end_ns) != 1 ||
-		    st->end_ns < st->start_ns)
-			return fail(what, wsize, "step %zu: needs integer number, start_ns <= end_ns", i);
+		    st->end_ns < st->start_ns || !in_range(st->start_ns) ||
+		    !in_range(st->end_ns))
+			return fail(what, wsize, "step %zu: needs integer number, "
+			    "start_ns <= end_ns within +-2^62", i);
 		in->nsteps++;
 	}
 	return 0;
@@ -156,12 +165,14 @@ take_collectives(struct crossrank_in *in, json_object *e, char *what,
 		if (name == NULL || group == NULL ||
 		    get_i64(c, "start_ns", &r.ts_ns) != 1 ||
 		    get_i64(c, "end_ns", &r.end_ns) != 1 || r.end_ns < r.ts_ns ||
+		    !in_range(r.ts_ns) || !in_range(r.end_ns) ||
 		    get_i64(c, "seq", &r.seq) < 0 ||
 		    get_i64(c, "group_size", &gs) < 0 ||
 		    !json_object_object_get_ex(c, "by_stream", &b) ||
 		    !json_object_is_type(b, json_type_boolean))
 			return fail(what, wsize, "collective %zu: needs name, group, "
-			    "by_stream, seq, group_size, start_ns <= end_ns", i);
+			    "by_stream, seq, group_size, start_ns <= end_ns within "
+			    "+-2^62", i);
 		if (r.seq < -1)
 			r.seq = -1;
 		r.group_size = gs < -1 || gs > INT32_MAX ? -1 : (int32_t)gs;
