@@ -33,6 +33,10 @@ for align in none collective; do
 	check "--align=$align: something was matched" \
 	    sh -c "! grep -q '\"matched\": 0,' '$tmp/a'"
 done
+gzip "$tmp/reports/rank-5.json"
+"$GANTTY" --reports --report --format=json --align=collective "$tmp/reports" >"$tmp/merged-gz.json"
+cross "$tmp/merged-gz.json" >"$tmp/c"
+check "a gzip report reads the same" cmp -s "$tmp/b" "$tmp/c"
 check "the reports list all $n ranks" \
     test "$(grep -c '"report": ' "$tmp/merged.json")" -eq $n
 check "the straggler (the last rank) is named" \
