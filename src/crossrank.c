@@ -124,50 +124,118 @@ launch_comm(const struct trace *t, uint32_t l, uint32_t rpc_name,
 	return best ? &t->comms[trace_args(t, best)->comm] : NULL;
 }
 
-/* Appends the collectives of participant p (analysis a) to *recs. */
+/*
+ * Returns the group (process group name, else "stream N") and the fields of
+ * the COMM activity e of t, as crossrank.h says.  *buf, *bcap: scratch.
+ */
 static void
-collect(struct crossrank *x, const struct analysis *a, uint32_t p,
-    struct rec **recs, size_t *n, size_t *cap, uint32_t **buf, size_t *bcap)
+coll_of(struct crossrank_in *in, const struct trace *t, uint32_t ei,
+    uint32_t rpc_name, uint32_t **buf, size_t *bcap)
+{
+	const struct event *e = &t->events[ei];
+	const struct event_args *ea = trace_args(t, e);
+	const struct comm_args *c = NULL;
+	struct crossrank_coll_in r;
+	const char *s;
+
+	if (ea != NULL && ea->comm != EV_NONE)
+		c = &t->comms[ea->comm];
+	else if (e->link != EV_NONE)
+		c = launch_comm(t, e->link, rpc_name, buf, bcap);
+	memset(&r, 0, sizeof r);
+	r.event = ei;
+	r.ts_ns = e->ts_ns;
+	r.end_ns = event_end(e);
+	r.seq = c != NULL && c->seq >= 0 ? c->seq : -1;
+	r.group_size = c != NULL ? c->group_size : -1;
+	s = trace_str(t, c != NULL && c->collective != 0 ? c->collective : e->name);
+	r.name = strtab_intern(&in->strs, s, strlen(s));
+	if (c != NULL && c->pg_name != 0) {
+		s = trace_str(t, c->pg_name);
+		r.group = strtab_intern(&in->strs, s, strlen(s));
+	} else {
+		char sb[48];
+		int64_t stream = ea != NULL && ea->stream >= 0 ? ea->stream :
+		    t->tracks[e->track].tid;
+
+		snprintf(sb, sizeof sb, "stream %" PRId64, stream);
+		r.group = strtab_intern(&in->strs, sb, strlen(sb));
+		r.by_stream = 1;
+	}
+	crossrank_in_add(in, &r);
+}
+
+void
+crossrank_in_init(struct crossrank_in *in, int64_t rank, int32_t device,
+    int64_t world_size)
+{
+	memset(in, 0, sizeof *in);
+	strtab_init(&in->strs);
+	in->rank = rank;
+	in->device = device;
+	in->world_size = world_size;
+}
+
+void
+crossrank_in_add(struct crossrank_in *in, const struct crossrank_coll_in *c)
+{
+	xgrow(&in->colls, &in->colls_cap, in->ncolls + 1, sizeof *in->colls);
+	in->colls[in->ncolls++] = *c;
+}
+
+void
+crossrank_in_from_analysis(struct crossrank_in *in, const struct analysis *a)
 {
 	const struct trace *t = a->t;
 	uint32_t rpc_name = strtab_find(&t->strs, "record_param_comms",
 	    strlen("record_param_comms"));
+	uint32_t *buf = NULL;
+	size_t bcap = 0;
 
-	for (size_t i = 0; i < a->dev.nacts; i++) {
-		uint32_t ei = a->dev.acts[i];
-		const struct event *e = &t->events[ei];
-		const struct event_args *ea = trace_args(t, e);
-		const struct comm_args *c = NULL;
-		const char *s;
+	crossrank_in_init(in, t->rank, a->device, t->world_size);
+	in->nsteps = a->nsteps;
+	in->steps = xcalloc(a->nsteps, sizeof *in->steps);
+	for (size_t i = 0; i < a->nsteps; i++) {
+		in->steps[i].number = a->steps[i].number;
+		in->steps[i].start_ns = a->steps[i].start_ns;
+		in->steps[i].end_ns = a->steps[i].end_ns;
+	}
+	for (size_t i = 0; i < a->dev.nacts; i++)
+		if (t->events[a->dev.acts[i]].cls == CLASS_COMM)
+			coll_of(in, t, a->dev.acts[i], rpc_name, &buf, &bcap);
+	free(buf);
+}
+
+void
+crossrank_in_free(struct crossrank_in *in)
+{
+	free(in->steps);
+	free(in->colls);
+	strtab_free(&in->strs);
+	memset(in, 0, sizeof *in);
+}
+
+/* Appends the collectives of participant p to *recs (names in x->strs). */
+static void
+collect(struct crossrank *x, const struct crossrank_in *in, uint32_t p,
+    struct rec **recs, size_t *n, size_t *cap)
+{
+	for (size_t i = 0; i < in->ncolls; i++) {
+		const struct crossrank_coll_in *c = &in->colls[i];
+		const char *name = strtab_get(&in->strs, c->name);
+		const char *group = strtab_get(&in->strs, c->group);
 		struct rec r;
 
-		if (e->cls != CLASS_COMM)
-			continue;
-		if (ea != NULL && ea->comm != EV_NONE)
-			c = &t->comms[ea->comm];
-		else if (e->link != EV_NONE)
-			c = launch_comm(t, e->link, rpc_name, buf, bcap);
 		memset(&r, 0, sizeof r);
 		r.part = p;
-		r.event = ei;
-		r.ts_ns = e->ts_ns;
-		r.end_ns = event_end(e);
-		r.seq = c != NULL && c->seq >= 0 ? c->seq : -1;
-		r.group_size = c != NULL ? c->group_size : -1;
-		s = trace_str(t, c != NULL && c->collective != 0 ? c->collective : e->name);
-		r.name = strtab_intern(&x->strs, s, strlen(s));
-		if (c != NULL && c->pg_name != 0) {
-			s = trace_str(t, c->pg_name);
-			r.group = strtab_intern(&x->strs, s, strlen(s));
-		} else {
-			char sb[48];
-			int64_t stream = ea != NULL && ea->stream >= 0 ? ea->stream :
-			    t->tracks[e->track].tid;
-
-			snprintf(sb, sizeof sb, "stream %" PRId64, stream);
-			r.group = strtab_intern(&x->strs, sb, strlen(sb));
-			r.by_stream = 1;
-		}
+		r.event = c->event;
+		r.ts_ns = c->ts_ns;
+		r.end_ns = c->end_ns;
+		r.seq = c->seq >= 0 ? c->seq : -1;
+		r.group_size = c->group_size;
+		r.name = strtab_intern(&x->strs, name, strlen(name));
+		r.group = strtab_intern(&x->strs, group, strlen(group));
+		r.by_stream = c->by_stream != 0;
 		xgrow(recs, cap, *n + 1, sizeof **recs);
 		(*recs)[(*n)++] = r;
 		x->parts[p].collectives++;
@@ -261,11 +329,10 @@ run_coll(struct crossrank_coll *c, const struct rec *r, size_t n)
 }
 
 static void
-build_collectives(struct crossrank *x, const struct analysis *an, size_t n)
+build_collectives(struct crossrank *x, const struct crossrank_in *in, size_t n)
 {
 	struct rec *r = NULL;
-	size_t nr = 0, rcap = 0, bcap = 0, required = 0;
-	uint32_t *buf = NULL;
+	size_t nr = 0, rcap = 0, required = 0;
 	struct pending *pend = NULL;
 	size_t npend = 0, pcap = 0;
 	struct crossrank_coll *miss = NULL;
@@ -274,11 +341,10 @@ build_collectives(struct crossrank *x, const struct analysis *an, size_t n)
 	size_t ntops = 0;
 
 	for (size_t p = 0; p < n; p++) {
-		collect(x, &an[p], (uint32_t)p, &r, &nr, &rcap, &buf, &bcap);
+		collect(x, &in[p], (uint32_t)p, &r, &nr, &rcap);
 		if (x->parts[p].collectives > 0)
 			required++;
 	}
-	free(buf);
 
 	/* Number each participant's occurrences of a key in time order. */
 	if (nr > 0)
@@ -409,18 +475,18 @@ step_rec_cmp(const void *pa, const void *pb)
 }
 
 static void
-build_steps(struct crossrank *x, const struct analysis *an, size_t n)
+build_steps(struct crossrank *x, const struct crossrank_in *in, size_t n)
 {
 	struct step_rec *s;
 	size_t ns = 0, rows = 0;
 
 	for (size_t p = 0; p < n; p++)
-		ns += an[p].nsteps;
+		ns += in[p].nsteps;
 	s = xcalloc(ns, sizeof *s);
 	ns = 0;
 	for (size_t p = 0; p < n; p++)
-		for (size_t i = 0; i < an[p].nsteps; i++) {
-			const struct step *st = &an[p].steps[i];
+		for (size_t i = 0; i < in[p].nsteps; i++) {
+			const struct crossrank_step_in *st = &in[p].steps[i];
 
 			s[ns].number = st->number;
 			s[ns].start_ns = st->start_ns;
@@ -465,20 +531,34 @@ build_steps(struct crossrank *x, const struct analysis *an, size_t n)
 }
 
 void
-crossrank_build(struct crossrank *x, const struct analysis *an, size_t n)
+crossrank_build_from(struct crossrank *x, const struct crossrank_in *in,
+    size_t n)
 {
 	memset(x, 0, sizeof *x);
 	strtab_init(&x->strs);
 	x->nparts = n;
 	x->parts = xcalloc(n, sizeof *x->parts);
 	for (size_t p = 0; p < n; p++) {
-		x->parts[p].rank = an[p].t->rank;
-		x->parts[p].device = an[p].device;
-		if (an[p].t->world_size > x->world_size)
-			x->world_size = an[p].t->world_size;
+		x->parts[p].rank = in[p].rank;
+		x->parts[p].device = in[p].device;
+		if (in[p].world_size > x->world_size)
+			x->world_size = in[p].world_size;
 	}
-	build_steps(x, an, n);
-	build_collectives(x, an, n);
+	build_steps(x, in, n);
+	build_collectives(x, in, n);
+}
+
+void
+crossrank_build(struct crossrank *x, const struct analysis *an, size_t n)
+{
+	struct crossrank_in *in = xcalloc(n ? n : 1, sizeof *in);
+
+	for (size_t p = 0; p < n; p++)
+		crossrank_in_from_analysis(&in[p], &an[p]);
+	crossrank_build_from(x, in, n);
+	for (size_t p = 0; p < n; p++)
+		crossrank_in_free(&in[p]);
+	free(in);
 }
 
 void

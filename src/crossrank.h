@@ -143,8 +143,57 @@ struct crossrank {
 };
 
 /*
- * Builds x from an[0..n) (n may be 0).  x is overwritten.  Cannot fail.
- * The analyses and their traces are only read.  Cost: see the top.
+ * The raw material of one participant: its steps and its collectives, taken
+ * from its analysis (crossrank_in_from_analysis) or read back from a per-rank
+ * JSON report (reports.h), so that thousands of ranks can be matched without
+ * loading their traces.
+ */
+struct crossrank_step_in {
+	int64_t number;         /* N of ProfilerStep#N */
+	int64_t start_ns, end_ns; /* its CPU span */
+};
+struct crossrank_coll_in {
+	int64_t ts_ns, end_ns;  /* the kernel */
+	int64_t seq;            /* Seq, -1 if none */
+	int32_t group_size;     /* -1 if unknown */
+	uint32_t name, group;   /* ids in the input's strs: collective name (else
+	                           kernel name); process group name, else "stream N" */
+	uint32_t event;         /* the kernel's event index, EV_NONE from a report */
+	uint8_t by_stream;      /* 1: group is a stream */
+};
+struct crossrank_in {
+	int64_t rank;
+	int32_t device;
+	int64_t world_size;     /* -1 if unknown */
+	struct crossrank_step_in *steps;
+	size_t nsteps;
+	struct crossrank_coll_in *colls; /* in time order */
+	size_t ncolls, colls_cap;
+	struct strtab strs;
+};
+
+/* Initialises an empty input (no steps, no collectives). */
+void crossrank_in_init(struct crossrank_in *in, int64_t rank, int32_t device,
+    int64_t world_size);
+/* Appends a collective (copied; its name and group are ids in in->strs). */
+void crossrank_in_add(struct crossrank_in *in, const struct crossrank_coll_in *c);
+/*
+ * Fills in (overwritten) from analysis a: every step of a, every COMM
+ * activity of its device with the fields the top of this file describes.
+ */
+void crossrank_in_from_analysis(struct crossrank_in *in, const struct analysis *a);
+/* Frees what in owns; in may be zeroed. */
+void crossrank_in_free(struct crossrank_in *in);
+
+/*
+ * Builds x from in[0..n) (n may be 0), one participant each, in that order.
+ * x is overwritten.  Cannot fail.  Cost: see the top.
+ */
+void crossrank_build_from(struct crossrank *x, const struct crossrank_in *in,
+    size_t n);
+/*
+ * Builds x from an[0..n): crossrank_build_from() of their inputs.  The
+ * analyses and their traces are only read.
  */
 void crossrank_build(struct crossrank *x, const struct analysis *an, size_t n);
 /* Frees what crossrank_build() allocated; x may be zeroed. */

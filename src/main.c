@@ -29,6 +29,7 @@
 #include "metrics.h"
 #include "render.h"
 #include "report.h"
+#include "reports.h"
 #include "report_diff.h"
 #include "style.h"
 #include "trace.h"
@@ -46,6 +47,7 @@ static const char usage_text[] =
     "usage: gantty [OPTIONS] TRACE...\n"
     "       gantty --report [--format=text|json|csv] [OPTIONS] TRACE...\n"
     "       gantty --render [--width=N] [--height=N] [OPTIONS] TRACE...\n"
+    "       gantty --reports [--report [--format=F]] [OPTIONS] REPORT...\n"
     "       gantty --diff [--format=text|json] [OPTIONS] TRACE_A TRACE_B\n"
     "\n"
     "Loads PyTorch profiler (Kineto) traces: .json or .json.gz files, '-' for\n"
@@ -75,6 +77,11 @@ static const char usage_text[] =
     "                         number of traces loaded)\n"
     "  --align=collective     shift each rank's clock so that matched\n"
     "                         collectives complete together (default none)\n"
+    "  --reports              the arguments are per-rank JSON reports (of\n"
+    "                         --report --format=json), or directories of them:\n"
+    "                         the cross-rank tables and the rank x step matrix\n"
+    "                         of thousands of ranks without their traces;\n"
+    "                         with --rank=N, open rank N's trace\n"
     "  -q, --quiet            no progress or warnings on standard error\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
@@ -84,6 +91,7 @@ static const char usage_text[] =
     "  --render               print the viewer's frame as text and exit\n"
     "  --width=N, --height=N  the --render frame size (120x40)\n"
     "  --cpu                  start with the CPU lanes shown\n"
+    "  --matrix               start with the rank x step matrix (several ranks)\n"
     "  --color=WHEN           auto (default), always or never; NO_COLOR is honoured\n"
     "  --ascii                ASCII glyphs only (also in a non-UTF-8 locale)\n"
     "\n"
@@ -203,8 +211,8 @@ enum {
 	OPT_REPORT = 256, OPT_FORMAT, OPT_WINDOW, OPT_STEP, OPT_RANK, OPT_MIN_GAP,
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
-	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_DIFF, OPT_DIFF_STEPS,
-	OPT_COMPARE,
+	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
+	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE,
 };
 
 enum mode {
@@ -220,6 +228,8 @@ struct cli {
 	int color;              /* enum style_color */
 	int ascii;
 	int cpu;
+	int matrix;             /* --matrix */
+	int reports;            /* --reports: the inputs are JSON reports */
 	int align;              /* --align=collective */
 	enum report_format fmt;
 	int quiet;
@@ -258,6 +268,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "align", required_argument, NULL, OPT_ALIGN },
+		{ "reports", no_argument, NULL, OPT_REPORTS },
+		{ "matrix", no_argument, NULL, OPT_MATRIX },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "diff-steps", required_argument, NULL, OPT_DIFF_STEPS },
 		{ "compare", no_argument, NULL, OPT_COMPARE },
@@ -336,6 +348,12 @@ parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_CPU:
 			c->cpu = 1;
+			break;
+		case OPT_MATRIX:
+			c->matrix = 1;
+			break;
+		case OPT_REPORTS:
+			c->reports = 1;
 			break;
 		case OPT_KEYS:
 			for (size_t i = 0; i < keymap_len; i++)
@@ -446,6 +464,17 @@ parse_args(int argc, char **argv, struct cli *c)
 }
 
 /* Sets the absolute window from "START:END" relative to origin_ns. */
+/* origin + d, saturated to the model's time range (SPEC: +-2^62 ns). */
+static int64_t
+clamp_add(int64_t origin, int64_t d)
+{
+	if (d > TRACE_TIME_MAX - origin)
+		return TRACE_TIME_MAX;
+	if (d < -TRACE_TIME_MAX - origin)
+		return -TRACE_TIME_MAX;
+	return origin + d;
+}
+
 static void
 set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
 {
@@ -465,8 +494,8 @@ set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
 	if (e <= s)
 		usage_error("--window must end after it starts: '%s'", c->window);
 	c->opts.window = WINDOW_ABSOLUTE;
-	c->opts.start_ns = origin_ns + s;
-	c->opts.end_ns = origin_ns + e;
+	c->opts.start_ns = clamp_add(origin_ns, s);
+	c->opts.end_ns = clamp_add(origin_ns, e);
 	free(text);
 }
 
@@ -677,6 +706,7 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
 	view_init(v, an, nan, t0, t1, 1);
 	view_set_opts(v, &c->opts);
 	v->show_cpu = c->cpu;
+	v->matrix = c->matrix && v->xr != NULL;
 	v->compare = c->compare && nan >= 2;
 	render_layout(&lay, v, w, h);
 	view_resize(v, lay.time_cols > 0 ? lay.time_cols : 1);
@@ -701,12 +731,10 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
 	view_recalc(v);
 }
 
-/* --render: the frame the viewer would draw, as text on stdout. */
+/* Writes the frame of v (c->width x c->height) as text on stdout. */
 static int
-run_render(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
-    int64_t t1, const char *title)
+print_frame(const struct cli *c, struct view *v, const char *title)
 {
-	struct view v;
 	struct layout lay;
 	struct grid g;
 	struct render_opts ro;
@@ -715,23 +743,35 @@ run_render(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
 	    (getenv("NO_COLOR") == NULL || *getenv("NO_COLOR") == '\0'));
 	int rc;
 
-	setup_view(&v, c, an, nan, t0, t1, c->width, c->height);
 	memset(&ro, 0, sizeof ro);
 	ro.ascii = c->ascii;
 	ro.mono = !ansi;
 	ro.title = title;
-	render_layout(&lay, &v, c->width, c->height);
+	render_layout(&lay, v, c->width, c->height);
 	grid_init(&g, c->width, c->height);
-	render_frame(&g, &lay, &v, &ro);
+	render_frame(&g, &lay, v, &ro);
 	rc = grid_write(&g, stdout, ansi);
 	grid_free(&g);
 	render_layout_free(&lay);
-	view_free(&v);
 	if (rc < 0 || fflush(stdout) != 0) {
 		perror("gantty: writing the frame");
 		return EXIT_INPUT;
 	}
 	return EXIT_OK;
+}
+
+/* --render: the frame the viewer would draw, as text on stdout. */
+static int
+run_render(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
+    int64_t t1, const char *title)
+{
+	struct view v;
+	int rc;
+
+	setup_view(&v, c, an, nan, t0, t1, c->width, c->height);
+	rc = print_frame(c, &v, title);
+	view_free(&v);
+	return rc;
 }
 
 /* The interactive viewer. */
@@ -748,9 +788,27 @@ run_viewer(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
 	ro.ascii = c->ascii;
 	ro.title = title;
 	rc = tui_run(&v, &ro, c->color);
+	view_free(&v);
+	if (rc == TUI_NO_CURSOR) {
+		/* a dumb terminal: one frame of its size, as --render prints it */
+		struct cli one = *c;
+		const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
+
+		one.width = cols != NULL && atoi(cols) >= 20 ? atoi(cols) : 80;
+		one.height = lines != NULL && atoi(lines) >= 5 ? atoi(lines) : 24;
+		if (one.width > 1000)
+			one.width = 1000;
+		if (one.height > 1000)
+			one.height = 1000;
+		if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+			one.ascii = 1;
+		one.color = STYLE_COLOR_NEVER;
+		rc = run_render(&one, an, nan, t0, t1, title);
+		fprintf(stderr, "gantty: %s\n", tui_error());
+		return rc;
+	}
 	if (rc == 1 && *tui_error() != '\0')
 		fprintf(stderr, "gantty: %s\n", tui_error());
-	view_free(&v);
 	return rc;
 }
 
@@ -852,6 +910,181 @@ run_diff(const struct cli *c, struct trace **traces, size_t ntraces,
 	return status;
 }
 
+/*
+ * Opens the trace of participant r of the reports in full: gantty again, on
+ * that trace, with the display options and the mode (--report with its
+ * format, --render with its size, else the viewer).  The path is the one the report was
+ * made with; a relative one that is not there is tried beside the report.
+ * Returns only on failure.
+ */
+static int
+open_report_rank(const struct cli *c, const struct report_rank *r)
+{
+	char alt[4096], color[32], width[32], height[32], format[32];
+	const char *path = r->trace, *slash = strrchr(r->file, '/');
+	char *args[12];
+	int n = 0;
+
+	if (access(path, R_OK) != 0 && path[0] != '/' && slash != NULL) {
+		snprintf(alt, sizeof alt, "%.*s/%s", (int)(slash - r->file), r->file,
+		    path);
+		if (access(alt, R_OK) == 0)
+			path = alt;
+	}
+	if (access(path, R_OK) != 0) {
+		fprintf(stderr, "gantty: rank %lld: its trace %s (named in %s): %s\n",
+		    (long long)r->in.rank, r->trace, r->file, strerror(errno));
+		return EXIT_INPUT;
+	}
+	args[n++] = (char *)"gantty";
+	if (c->ascii)
+		args[n++] = (char *)"--ascii";
+	if (c->cpu)
+		args[n++] = (char *)"--cpu";
+	snprintf(color, sizeof color, "--color=%s", c->color == STYLE_COLOR_ALWAYS ?
+	    "always" : c->color == STYLE_COLOR_NEVER ? "never" : "auto");
+	args[n++] = color;
+	if (c->mode == MODE_REPORT) {
+		snprintf(format, sizeof format, "--format=%s", c->fmt == REPORT_JSON ?
+		    "json" : c->fmt == REPORT_CSV ? "csv" : "text");
+		args[n++] = format;
+		if (c->quiet)
+			args[n++] = (char *)"-q";
+	} else if (c->mode == MODE_RENDER) {
+		snprintf(width, sizeof width, "--width=%d", c->width);
+		snprintf(height, sizeof height, "--height=%d", c->height);
+		args[n++] = (char *)"--render";
+		args[n++] = width;
+		args[n++] = height;
+		if (c->quiet)
+			args[n++] = (char *)"-q";
+	}
+	args[n++] = (char *)"--";
+	args[n++] = (char *)path;
+	args[n] = NULL;
+	fflush(NULL);
+	execv("/proc/self/exe", args);
+	fprintf(stderr, "gantty: cannot start gantty again for %s: %s\n", path,
+	    strerror(errno));
+	return EXIT_INPUT;
+}
+
+/*
+ * --reports: per-rank JSON reports read back (reports.h), matched across
+ * ranks, and shown as the cross-rank report, a frame, or the viewer's
+ * matrix, from which Enter opens a rank's trace.  With --rank=N, rank N's
+ * trace is opened at once (viewer, --render or --report alike).
+ */
+static int
+run_reports(const struct cli *c, const struct input_list *in)
+{
+	struct report_set set;
+	struct crossrank_in *ins;
+	struct crossrank *x;
+	int64_t *off = NULL;
+	size_t unaligned = 0;
+	char err[1024], title[256];
+	int status = EXIT_OK;
+	struct view v;
+
+	memset(&set, 0, sizeof set);
+	for (size_t i = 0; i < in->n; i++)
+		if (reports_load(&set, in->v[i].path, err, sizeof err) < 0) {
+			fprintf(stderr, "gantty: %s\n", err);
+			reports_free(&set);
+			return EXIT_INPUT;
+		}
+	if (set.n == 0) {
+		fprintf(stderr, "gantty: no ranks in the reports\n");
+		return EXIT_INPUT;
+	}
+	reports_sort(&set);
+	if (c->rank >= 0) {
+		for (size_t i = 0; i < set.n; i++)
+			if (set.v[i].in.rank == c->rank) {
+				status = open_report_rank(c, &set.v[i]);
+				goto out_nox;
+			}
+		fprintf(stderr, "gantty: no rank %lld among the reports\n",
+		    (long long)c->rank);
+		status = EXIT_INPUT;
+		goto out_nox;
+	}
+	x = xmalloc(sizeof *x);
+	ins = xcalloc(set.n, sizeof *ins);
+	for (size_t i = 0; i < set.n; i++)
+		ins[i] = set.v[i].in;   /* shallow: the set keeps ownership */
+	crossrank_build_from(x, ins, set.n);
+	if (c->align && set.n > 1) {
+		off = xcalloc(set.n, sizeof *off);
+		align_offsets(x, off, &unaligned);
+		for (size_t i = 0; i < set.n; i++) {
+			for (size_t k = 0; k < ins[i].nsteps; k++) {
+				ins[i].steps[k].start_ns += off[i];
+				ins[i].steps[k].end_ns += off[i];
+			}
+			for (size_t k = 0; k < ins[i].ncolls; k++) {
+				ins[i].colls[k].ts_ns += off[i];
+				ins[i].colls[k].end_ns += off[i];
+			}
+		}
+		crossrank_free(x);
+		crossrank_build_from(x, ins, set.n);
+		x->align_ns = off;
+		x->unaligned = unaligned;
+	}
+	free(ins);
+	if (c->mode == MODE_REPORT) {
+		if (report_write_cross(stdout, c->fmt, &set, x) < 0) {
+			perror("gantty: writing the report");
+			status = EXIT_INPUT;
+		}
+		crossrank_free(x);
+		free(x);
+		goto out_nox;
+	}
+	snprintf(title, sizeof title, "%zu ranks from reports", set.n);
+	view_init(&v, NULL, 0, 0, 1, 1);
+	view_set_crossrank(&v, x);      /* v owns x now */
+	if (c->mode == MODE_RENDER) {
+		struct layout lay;
+
+		render_layout(&lay, &v, c->width, c->height);
+		view_resize(&v, lay.time_cols > 0 ? lay.time_cols : 1);
+		render_layout_free(&lay);
+		status = print_frame(c, &v, title);
+	} else {
+		struct render_opts ro;
+
+		memset(&ro, 0, sizeof ro);
+		ro.ascii = c->ascii;
+		ro.title = title;
+		status = tui_run(&v, &ro, c->color);
+		if (status == TUI_NO_CURSOR) {
+			struct cli one = *c;
+
+			one.width = 80;
+			one.height = 24;
+			one.color = STYLE_COLOR_NEVER;
+			status = print_frame(&one, &v, title);
+		}
+		if (status != 0 && *tui_error() != '\0')
+			fprintf(stderr, "gantty: %s\n", tui_error());
+		if (status == 0 && v.open_rank && v.rank < set.n) {
+			size_t r = v.rank;
+
+			view_free(&v);
+			status = open_report_rank(c, &set.v[r]);
+			goto out_nox;
+		}
+	}
+	view_free(&v);
+out_nox:
+	free(off);
+	reports_free(&set);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -891,6 +1124,13 @@ main(int argc, char **argv)
 	    sizeof err) < 0) {
 		fprintf(stderr, "gantty: %s\n", err);
 		return EXIT_INPUT;
+	}
+	if (cli.reports) {
+		status = run_reports(&cli, &inputs);
+		input_free(&inputs);
+		if (cli.pattern != NULL)
+			regfree(&re);
+		return status;
 	}
 	traces = xcalloc(inputs.n, sizeof *traces);
 	if (load_all(&inputs, &cli, traces, &ntraces, &origin, &last) < 0) {

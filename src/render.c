@@ -15,6 +15,7 @@
 #include "ivset.h"
 #include "keymap.h"
 #include "layers.h"
+#include "matrix.h"
 #include "metrics.h"
 #include "render_diag.h"
 #include "steps.h"
@@ -443,6 +444,12 @@ build_lanes(const struct view *v, struct row_info **out)
 	struct row_info *rows = NULL;
 	size_t n = 0, cap = 0;
 
+	if (v->matrix && v->xr != NULL && v->mx != NULL) {
+		for (size_t p = 0; p < v->xr->nparts; p++)
+			push_lane(&rows, &n, &cap, ROW_MATRIX, (int)p, UINT32_MAX, 0);
+		*out = rows;
+		return n;
+	}
 	for (size_t i = 0; i < v->nan; i++) {
 		const struct analysis *an = &v->an[i];
 		const struct trace *t = an->t;
@@ -528,7 +535,7 @@ render_layout(struct layout *lay, const struct view *v, int w, int h)
 	/* few lanes: the panel follows them, htop-like, blank rows below */
 	if (lay->nlanes < lay->lanes_h)
 		lay->lanes_h = lay->nlanes;
-	if (v->nan > 0) {
+	if (v->nan > 0 && !v->matrix) {
 		lay->rows[1].kind = ROW_STEPS;
 		lay->rows[1].analysis = (int)v->rank;
 	}
@@ -546,7 +553,8 @@ render_rank_lane(const struct view *v, size_t rank)
 	int at = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (lanes[i].kind == ROW_RANK && lanes[i].analysis == (int)rank) {
+		if ((lanes[i].kind == ROW_RANK || lanes[i].kind == ROW_MATRIX) &&
+		    lanes[i].analysis == (int)rank) {
 			at = (int)i;
 			break;
 		}
@@ -1120,7 +1128,7 @@ fmt_pos(char *buf, size_t n, const struct view *v, int64_t ts_ns)
 	int64_t rel = ts_ns - v->t0_ns, span = v->end_ns - v->start_ns;
 	int64_t mag = rel < 0 ? -rel : rel;
 
-	if (span <= 0 || span * 1000 >= mag)
+	if (span <= 0 || span >= mag / 1000)
 		return fmt_rel(buf, n, v, ts_ns);
 	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
 		int dec = 0;
@@ -1153,9 +1161,14 @@ draw_title(struct rctx *c, const struct render_opts *o)
 		snprintf(files, sizeof files, "%s", v->an[0].t->path);
 	else
 		files[0] = '\0';
-	snprintf(win, sizeof win, "window %s .. %s (%s)",
-	    fmt_pos(a, sizeof a, v, v->start_ns), fmt_pos(b, sizeof b, v, v->end_ns),
-	    units_format(s, sizeof s, v->end_ns - v->start_ns));
+	if (v->nan == 0 && v->xr != NULL)
+		snprintf(win, sizeof win, "%zu ranks, %zu steps, %zu collectives matched",
+		    v->xr->nparts, v->xr->nsteps, v->xr->ncolls);
+	else
+		snprintf(win, sizeof win, "window %s .. %s (%s)",
+		    fmt_pos(a, sizeof a, v, v->start_ns),
+		    fmt_pos(b, sizeof b, v, v->end_ns),
+		    units_format(s, sizeof s, v->end_ns - v->start_ns));
 	rank[0] = '\0';
 	if (v->nan > 0) {
 		const struct analysis *an = view_current(v);
@@ -2040,6 +2053,214 @@ draw_selection_panel(struct rctx *c, int y, int rows)
 	}
 }
 
+/* ---- the rank x step matrix ------------------------------------------- */
+
+/* Cells of the matrix on screen: one per step, or groups of steps. */
+static int
+matrix_cols(const struct rctx *c)
+{
+	size_t n = c->v->mx->nsteps;
+
+	return n < (size_t)c->ncols ? (int)n : c->ncols;
+}
+
+static void
+part_label(const struct crossrank *x, size_t p, char *buf, size_t size)
+{
+	if (x->parts[p].device >= 0)
+		snprintf(buf, size, "rank %lld/%d", (long long)x->parts[p].rank,
+		    (int)x->parts[p].device);
+	else
+		snprintf(buf, size, "rank %lld", (long long)x->parts[p].rank);
+}
+
+/* Rows 1 and 2: which steps the columns are, and what the glyphs mean. */
+static void
+draw_matrix_head(struct rctx *c)
+{
+	const struct crossrank *x = c->v->xr;
+	const struct matrix *m = c->v->mx;
+	int cols = matrix_cols(c);
+	struct pen p = { c, c->x0, 1, c->g->w };
+	static const int height[MATRIX_LEVELS] = { 1, 2, 4, 6, 8 };
+
+	draw_label(c, 1, ROLE_LABEL, "rank x step");
+	if (m->nsteps == 0) {
+		pen_put(&p, ROLE_PANEL, "no ProfilerStep annotations on any rank");
+		return;
+	}
+	pen_put(&p, ROLE_PANEL, "steps #%lld .. #%lld", (long long)x->steps[0].number,
+	    (long long)x->steps[m->nsteps - 1].number);
+	if ((size_t)cols < m->nsteps)
+		pen_put(&p, ROLE_PANEL, ", %.1f steps a cell (the slowest shown)",
+		    (double)m->nsteps / cols);
+	pen_put(&p, ROLE_PANEL, "; %zu steps incomplete", x->steps_incomplete);
+	draw_label(c, 2, ROLE_LABEL, "vs median");
+	p.x = c->x0;
+	p.y = 2;
+	for (int l = 0; l < MATRIX_LEVELS; l++) {
+		static const char *const what[MATRIX_LEVELS] = {
+			"<=2%", "<=5%", "<=10%", "<=25%", ">25% ",
+		};
+		uint32_t ch = c->ascii ? (uint32_t)".:+#@"[l] :
+		    c->gl->step[height[l] - 1];
+
+		grid_put(c->g, p.x, 2, ch, l < 2 ? ROLE_BUSY : l < 3 ? ROLE_EXPOSED :
+		    ROLE_BUBBLE);
+		p.x += 1;
+		pen_put(&p, ROLE_PANEL, " %s  ", what[l]);
+	}
+	grid_put(c->g, p.x, 2, c->gl->outlier, ROLE_OUTLIER);
+	p.x++;
+	pen_put(&p, ROLE_PANEL, " outlier of its rank  ");
+	grid_put(c->g, p.x, 2, c->ascii ? '-' : c->gl->minor, ROLE_DEFAULT);
+	p.x++;
+	pen_put(&p, ROLE_PANEL, " missing");
+}
+
+static void
+draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
+{
+	static const int height[MATRIX_LEVELS] = { 1, 2, 4, 6, 8 };
+	const struct crossrank *x = c->v->xr;
+	const struct matrix *m = c->v->mx;
+	size_t part = (size_t)ri->analysis;
+	int cols = matrix_cols(c), cur = part == c->v->rank;
+	char label[64];
+	struct pen p = { c, 0, y, c->g->w };
+
+	if (part >= x->nparts)
+		return;
+	part_label(x, part, label, sizeof label);
+	if (cur)
+		grid_put(c->g, 0, y, c->gl->current, ROLE_LABEL);
+	put_fit(c, 1, y, LABEL_COLS - 1, cur ? ROLE_LABEL : ROLE_PANEL, label);
+	for (int k = 0; k < cols; k++) {
+		int out, l = matrix_cell(m, part, k, cols, &out);
+		uint32_t ch;
+		enum role role;
+
+		if (l == 0) {
+			ch = c->ascii ? '-' : c->gl->minor;
+			role = ROLE_DEFAULT;
+		} else if (out) {
+			ch = c->gl->outlier;
+			role = ROLE_OUTLIER;
+		} else {
+			ch = c->ascii ? (uint32_t)".:+#@"[l - 1] :
+			    c->gl->step[height[l - 1] - 1];
+			role = l <= 2 ? ROLE_BUSY : l == 3 ? ROLE_EXPOSED : ROLE_BUBBLE;
+		}
+		grid_put(c->g, c->x0 + k, y, ch, role);
+		if (cur) {
+			struct cell *cl = grid_at(c->g, c->x0 + k, y);
+
+			if (cl != NULL)
+				cl->reverse = 1;
+		}
+	}
+	/* what the row adds up to, where there is room */
+	p.x = c->x0 + cols + 2;
+	if (p.x + 20 < c->g->w) {
+		const struct crossrank_part *q = &x->parts[part];
+
+		pen_put(&p, ROLE_PANEL, "outliers ");
+		pen_put(&p, bad_if(m->noutliers[part] > 0), "%zu", m->noutliers[part]);
+		pen_put(&p, ROLE_PANEL, "  last ");
+		pen_put(&p, bad_if((int32_t)part == x->straggler), "%zu",
+		    q->last_count);
+		pen_put(&p, ROLE_PANEL, "  others waited ");
+		pen_dur(&p, bad_if((int32_t)part == x->straggler), q->lost_ns);
+	}
+}
+
+/* The panel of the matrix: the current participant against the others. */
+static void
+draw_matrix_panel(struct rctx *c, int y, int rows)
+{
+	const struct crossrank *x = c->v->xr;
+	const struct matrix *m = c->v->mx;
+	size_t part = c->v->rank < x->nparts ? c->v->rank : 0;
+	const struct crossrank_part *q;
+	int64_t slow = -1, slow_ratio_num = 0, slow_ratio_den = 1;
+	size_t slow_s = 0, worst = 0, have = 0;
+	char label[64];
+	int r = 0, w = c->g->w;
+	struct pen p = { c, 1, y, w };
+
+	if (x->nparts == 0)
+		return;
+	q = &x->parts[part];
+	part_label(x, part, label, sizeof label);
+	/* its slowest step against that step's median */
+	for (size_t s = 0; s < m->nsteps; s++) {
+		int64_t t = crossrank_step_ns(x, s, part);
+
+		if (t < 0)
+			continue;
+		have++;
+		if (m->median[s] > 0 && (slow < 0 ||
+		    (double)t * (double)slow_ratio_den >
+		    (double)slow_ratio_num * (double)m->median[s])) {
+			slow = t;
+			slow_s = s;
+			slow_ratio_num = t;
+			slow_ratio_den = m->median[s];
+		}
+		if (x->steps[s].spread_ns > x->steps[worst].spread_ns)
+			worst = s;
+	}
+	pen_put(&p, ROLE_VALUE, "%s", label);
+	pen_put(&p, ROLE_PANEL, ": %zu of %zu steps", have, m->nsteps);
+	if (slow >= 0) {
+		pen_put(&p, ROLE_PANEL, ", slowest vs the others #%lld: ",
+		    (long long)x->steps[slow_s].number);
+		pen_dur(&p, ROLE_VALUE, slow);
+		pen_put(&p, ROLE_PANEL, " (median ");
+		pen_dur(&p, ROLE_PANEL, m->median[slow_s]);
+		pen_put(&p, ROLE_PANEL, ")");
+	}
+	pen_put(&p, ROLE_PANEL, ", outlier steps ");
+	pen_put(&p, bad_if(m->noutliers[part] > 0), "%zu", m->noutliers[part]);
+	if (++r >= rows)
+		return;
+	p.x = 1;
+	p.y = y + r;
+	pen_put(&p, ROLE_PANEL, "collectives %zu (%zu unmatched), last to arrive at ",
+	    q->collectives, q->unmatched);
+	pen_put(&p, bad_if((int32_t)part == x->straggler), "%zu", q->last_count);
+	pen_put(&p, ROLE_PANEL, ": the others waited ");
+	pen_dur(&p, bad_if((int32_t)part == x->straggler), q->lost_ns);
+	pen_put(&p, ROLE_PANEL, " for it; it waited ");
+	pen_dur(&p, ROLE_VALUE, q->wait_ns);
+	if (++r >= rows)
+		return;
+	p.x = 1;
+	p.y = y + r;
+	if (x->straggler >= 0) {
+		part_label(x, (size_t)x->straggler, label, sizeof label);
+		pen_put(&p, ROLE_PANEL, "straggler ");
+		pen_put(&p, ROLE_BAD, "%s", label);
+		pen_put(&p, ROLE_PANEL, ": last at %zu of %zu collectives, the others waited ",
+		    x->parts[x->straggler].last_count, x->ncolls);
+		pen_dur(&p, ROLE_BAD, x->parts[x->straggler].lost_ns);
+	} else {
+		pen_put(&p, ROLE_PANEL, "no straggler: %zu collectives matched, none with a skew",
+		    x->ncolls);
+	}
+	if (++r >= rows || m->nsteps == 0)
+		return;
+	p.x = 1;
+	p.y = y + r;
+	pen_put(&p, ROLE_PANEL, "widest step spread #%lld: ",
+	    (long long)x->steps[worst].number);
+	pen_dur(&p, ROLE_VALUE, x->steps[worst].spread_ns);
+	if (x->steps[worst].slowest >= 0) {
+		part_label(x, (size_t)x->steps[worst].slowest, label, sizeof label);
+		pen_put(&p, ROLE_PANEL, ", slowest %s", label);
+	}
+}
+
 static void
 draw_panel(struct rctx *c, int y0, int rows)
 {
@@ -2053,6 +2274,20 @@ draw_panel(struct rctx *c, int y0, int rows)
 	for (int i = 0; i < w; i++)
 		grid_put(c->g, i, y0, c->gl->hrule, ROLE_RULER);
 	x = 1;
+	if (v->matrix && v->mx != NULL) {
+		put_text(c, x, y0, w - x, ROLE_LABEL, "[rank x step]");
+		if (lay->nlanes > lay->lanes_h) {
+			int f = first_lane(lay, v);
+
+			snprintf(right, sizeof right, " ranks %d-%d of %d ", f + 1,
+			    f + lay->lanes_h, lay->nlanes);
+			if (text_cols(right) + 16 < w)
+				put_text(c, w - 1 - text_cols(right), y0, w, ROLE_RULER, right);
+		}
+		if (rows > 0)
+			draw_matrix_panel(c, y0 + 1, rows);
+		return;
+	}
 	for (int i = 0; i < PANEL_COUNT; i++) {
 		char t[32];
 		int n;
@@ -2140,6 +2375,12 @@ draw_hint(struct rctx *c, int y)
 	grid_fill(c->g, 0, y, w, 1, ' ', ROLE_HINT);
 	if (c->v->message[0] != '\0') {
 		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->message);
+		return;
+	}
+	if (c->v->matrix && c->v->mx != NULL) {
+		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->nan > 0 ?
+		    "r/R rank  j/k scroll  Enter its lanes  m lanes  ? help  q quit" :
+		    "r/R rank  j/k scroll  Enter open its trace  ? help  q quit");
 		return;
 	}
 	for (int i = 0; i < N; i++) {
@@ -2353,12 +2594,20 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 	selection_range(v, &c.sel_start, &c.sel_end);
 
 	draw_title(&c, opts);
-	draw_steps(&c);
-	draw_ruler(&c);
+	if (v->matrix && v->mx != NULL) {
+		draw_matrix_head(&c);
+	} else {
+		draw_steps(&c);
+		draw_ruler(&c);
+	}
 	for (int i = 0; i < lay->lanes_h; i++) {
 		int y = lay->lanes_y + i;
 		const struct row_info *ri = &lay->rows[y];
 
+		if (ri->kind == ROW_MATRIX) {
+			draw_matrix_row(&c, y, ri);
+			continue;
+		}
 		if (ri->analysis < 0 || (size_t)ri->analysis >= v->nan)
 			continue;
 		switch (ri->kind) {

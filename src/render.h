@@ -10,7 +10,11 @@
  * only communicating (exposed comm), overlapped, or computing; with CPU
  * lanes on, each CPU thread's slices by depth (ProfilerStep, FSDP and module
  * annotations, CUDA runtime with synchronisation calls marked); the metrics
- * panel for the window on screen; the key hint line.  The help overlay is
+ * panel for the window on screen; the key hint line.  With the matrix on
+ * (view.matrix), the lanes give way to the rank x step matrix (matrix.h): one
+ * row per participant, one cell per step (or per group of steps), its level
+ * as a block height and colour, outliers marked, and the panel describes the
+ * current participant across ranks.  The help overlay is
  * drawn on top when v->help is set.  A grid smaller than RENDER_MIN_W x
  * RENDER_MIN_H gets a "terminal too small" message instead.
  *
@@ -49,7 +53,9 @@ enum row_kind {
 	ROW_GPU,                /* a GPU stream sub-row */
 	ROW_BUBBLE,             /* the bubble lane */
 	ROW_CPU,                /* a CPU thread at one depth */
-	ROW_MEMORY,             /* a device's memory lane (m; render_diag.h) */
+	ROW_MATRIX,             /* a participant's row of the rank x step matrix
+	                           (analysis: the participant, see crossrank.h) */
+	ROW_MEMORY,             /* a device's memory lane (M; render_diag.h) */
 };
 
 struct row_info {

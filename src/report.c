@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "crossrank.h"
+#include "reports.h"
 #include "report_diag.h"
 #include "trace.h"
 #include "units.h"
@@ -443,6 +444,37 @@ json_kernels(FILE *out, const struct analysis *a)
 	fputs(a->ntop ? "\n      ]" : "]", out);
 }
 
+/*
+ * Every COMM activity of the device with its matching key (crossrank.h),
+ * whatever the window: what gantty --reports needs to match collectives
+ * across ranks without the traces.
+ */
+static void
+json_collectives(FILE *out, const struct analysis *a)
+{
+	struct crossrank_in in;
+
+	crossrank_in_from_analysis(&in, a);
+	fputs(",\n      \"collectives\": [", out);
+	for (size_t i = 0; i < in.ncolls; i++) {
+		const struct crossrank_coll_in *c = &in.colls[i];
+
+		fputs(i ? ",\n        {\"name\": " : "\n        {\"name\": ", out);
+		json_str(out, strtab_get(&in.strs, c->name));
+		fputs(", \"group\": ", out);
+		json_str(out, strtab_get(&in.strs, c->group));
+		fprintf(out, ", \"by_stream\": %s, \"seq\": ",
+		    c->by_stream ? "true" : "false");
+		json_i64_or_null(out, c->seq >= 0, c->seq);
+		fputs(", \"group_size\": ", out);
+		json_i64_or_null(out, c->group_size >= 0, c->group_size);
+		fprintf(out, ", \"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
+		    c->ts_ns, c->end_ns);
+	}
+	fputs(in.ncolls ? "\n      ]" : "]", out);
+	crossrank_in_free(&in);
+}
+
 static void
 json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
     const struct crossrank *x, size_t part)
@@ -475,6 +507,7 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	json_kernels(out, a);
 	report_diag_json(out, a, x, part);
 	json_tracks(out, a);
+	json_collectives(out, a);
 	fputs("\n    }", out);
 	free(s.x_by_cat);
 }
@@ -1026,4 +1059,53 @@ void
 report_text_str(FILE *out, const char *s)
 {
 	text_str(out, s);
+}
+
+int
+report_write_cross(FILE *out, enum report_format fmt,
+    const struct report_set *set, const struct crossrank *x)
+{
+	switch (fmt) {
+	case REPORT_JSON:
+		fprintf(out, "{\n  \"version\": \"%s\",\n  \"reports\": [",
+		    PACKAGE_VERSION);
+		for (size_t i = 0; i < set->n; i++) {
+			const struct report_rank *r = &set->v[i];
+
+			fprintf(out, "%s\n    {\"rank\": %" PRId64 ", \"device\": ",
+			    i ? "," : "", r->in.rank);
+			json_i64_or_null(out, r->in.device >= 0, r->in.device);
+			fputs(", \"report\": ", out);
+			json_str(out, r->file);
+			fputs(", \"trace\": ", out);
+			json_str(out, r->trace);
+			fprintf(out, ", \"steps\": %zu, \"collectives\": %zu}",
+			    r->in.nsteps, r->in.ncolls);
+		}
+		fputs(set->n ? "\n  ]" : "]", out);
+		json_cross_rank(out, x);
+		fputs("\n}\n", out);
+		break;
+	case REPORT_CSV:
+		fputs("step,rank,device,time_ns\n", out);
+		for (size_t s = 0; s < x->nsteps; s++)
+			for (size_t p = 0; p < x->nparts; p++) {
+				int64_t v = crossrank_step_ns(x, s, p);
+
+				if (v < 0)
+					continue;
+				fprintf(out, "%" PRId64 ",%" PRId64 ",", x->steps[s].number,
+				    x->parts[p].rank);
+				if (x->parts[p].device >= 0)
+					fprintf(out, "%d", x->parts[p].device);
+				fprintf(out, ",%" PRId64 "\n", v);
+			}
+		break;
+	case REPORT_TEXT:
+		fprintf(out, "%zu participants read from per-rank reports\n", set->n);
+		text_cross_rank(out, x);
+		break;
+	}
+	fflush(out);
+	return ferror(out) ? -1 : 0;
 }

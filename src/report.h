@@ -38,5 +38,15 @@ int report_write(FILE *out, enum report_format fmt,
 void report_json_str(FILE *out, const char *s);
 /* Writes s for a terminal: control bytes and invalid UTF-8 become '?'. */
 void report_text_str(FILE *out, const char *s);
+struct report_set;
+/*
+ * Writes the cross-rank report x of the participants set read back from
+ * per-rank reports (gantty --reports; x built from them in the same order):
+ * JSON {"version", "reports": [...], "cross_rank": {...}} with cross_rank as
+ * in report_write(), text, or CSV (step, rank, device, time_ns; one line per
+ * participant's step).  Returns 0, or -1 if writing failed.
+ */
+int report_write_cross(FILE *out, enum report_format fmt,
+    const struct report_set *set, const struct crossrank *x);
 
 #endif

@@ -186,9 +186,10 @@ setup(void)
 
 		snprintf(error_text, sizeof error_text,
 		    "the terminal (TERM=%s) cannot move the cursor; "
-		    "use --render or --report", term ? term : "unset");
+		    "printed one frame (see --render and --report)",
+		    term ? term : "unset");
 		teardown();
-		return -1;
+		return -2;
 	}
 	xalloc_set_fatal_hook(restore_terminal);
 	if (!atexit_done)
@@ -367,8 +368,10 @@ tui_run(struct view *v, const struct render_opts *ropts, int color_mode)
 	size_t qlen = 0;
 	int searching = 0, dirty = 1, status = 0, read_errors = 0;
 
-	if (setup() < 0)
-		return 1;
+	int rc0 = setup();
+
+	if (rc0 < 0)
+		return rc0 == -2 ? TUI_NO_CURSOR : 1;
 	ro.mono = !style_init(color_mode);
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
 		ro.ascii = 1;   /* block glyphs need UTF-8 */

@@ -27,9 +27,12 @@ struct view;
  * Runs the viewer on v (which it changes: the commands' state) until the
  * user quits.  ropts gives the glyphs and the title; its mono field is
  * overridden by what style_init() decides for color_mode (enum style_color).
- * Returns 0 after q or Ctrl-C, 128 + the signal after SIGTERM or SIGHUP, and
- * 1 if the terminal could not be set up (tui_error() says why).
+ * Returns 0 after q or Ctrl-C, 128 + the signal after SIGTERM or SIGHUP,
+ * TUI_NO_CURSOR if the terminal cannot move the cursor (TERM=dumb: the caller
+ * prints a static frame instead) and 1 if the terminal could not be set up
+ * (tui_error() says why in both cases).
  */
+#define TUI_NO_CURSOR 2
 int tui_run(struct view *v, const struct render_opts *ropts, int color_mode);
 /* Returns why the last tui_run() failed to start, "" if it did not. */
 const char *tui_error(void);

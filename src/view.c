@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "crossrank.h"
+#include "matrix.h"
 #include "trace.h"
 #include "units.h"
 #include "view_diag.h"
@@ -283,6 +284,8 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	if (nan > 1) {
 		v->xr = xmalloc(sizeof *v->xr);
 		crossrank_build(v->xr, an, nan);
+		v->mx = xmalloc(sizeof *v->mx);
+		matrix_build(v->mx, v->xr);
 	}
 	if (gpu_extent(v, &a, &b))
 		view_set_window(v, a, b, 0);
@@ -301,6 +304,33 @@ view_set_opts(struct view *v, const struct analysis_opts *opts)
 }
 
 void
+view_set_crossrank(struct view *v, struct crossrank *x)
+{
+	if (v->mx != NULL) {
+		matrix_free(v->mx);
+		free(v->mx);
+	}
+	if (v->xr != NULL) {
+		crossrank_free(v->xr);
+		free(v->xr);
+	}
+	v->xr = x;
+	v->mx = xmalloc(sizeof *v->mx);
+	matrix_build(v->mx, x);
+	v->matrix = 1;
+	v->rank = 0;
+	v->lane_scroll = 0;
+}
+
+size_t
+view_nranks(const struct view *v)
+{
+	if (v->nan > 0)
+		return v->nan;
+	return v->xr != NULL ? v->xr->nparts : 0;
+}
+
+void
 view_free(struct view *v)
 {
 	struct view_priv *p;
@@ -313,6 +343,11 @@ view_free(struct view *v)
 		v->xr = NULL;
 	}
 	view_diag_free(v);
+	if (v->mx != NULL) {
+		matrix_free(v->mx);
+		free(v->mx);
+		v->mx = NULL;
+	}
 	if ((p = v->priv) == NULL)
 		return;
 	for (size_t i = 0; i < v->nan; i++) {
@@ -1032,12 +1067,13 @@ zoom_selected(struct view *v)
 static int
 cycle_rank(struct view *v, int dir)
 {
-	if (v->nan <= 1) {
+	size_t n = view_nranks(v);
+
+	if (n <= 1) {
 		snprintf(v->message, sizeof v->message, "only one rank");
 		return VIEW_REPAINT;
 	}
-	v->rank = dir > 0 ? (v->rank + 1) % v->nan :
-	    (v->rank + v->nan - 1) % v->nan;
+	v->rank = dir > 0 ? (v->rank + 1) % n : (v->rank + n - 1) % n;
 	v->sel = SEL_NONE;
 	v->sel_index = 0;
 	return VIEW_RECALC;
@@ -1062,6 +1098,16 @@ int
 view_do(struct view *v, enum view_cmd cmd)
 {
 	v->message[0] = '\0';
+	if (cmd == CMD_ZOOM_SELECTED && v->matrix && v->xr != NULL) {
+		/* Enter on the matrix: the current rank in full */
+		if (v->nan == 0) {
+			v->open_rank = 1;
+			return VIEW_QUIT;
+		}
+		v->matrix = 0;
+		v->overview = 0;
+		return VIEW_RECALC;
+	}
 	if (v->nan == 0 && needs_analysis(cmd)) {
 		snprintf(v->message, sizeof v->message, "no trace");
 		return VIEW_REPAINT;
@@ -1158,6 +1204,20 @@ view_do(struct view *v, enum view_cmd cmd)
 		return view_diag_next_finding(v);
 	case CMD_TOGGLE_MEMORY:
 		return view_diag_toggle_memory(v);
+	case CMD_TOGGLE_MATRIX:
+		if (v->xr == NULL) {
+			snprintf(v->message, sizeof v->message,
+			    "one rank: no rank x step matrix");
+			return VIEW_REPAINT;
+		}
+		if (v->nan == 0) {
+			snprintf(v->message, sizeof v->message,
+			    "reports only: Enter opens the current rank's trace");
+			return VIEW_REPAINT;
+		}
+		v->matrix = !v->matrix;
+		v->lane_scroll = 0;
+		return VIEW_REPAINT;
 	case CMD_PANEL:
 		v->panel = (enum view_panel)((v->panel + 1) % PANEL_COUNT);
 		return VIEW_REPAINT;

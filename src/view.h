@@ -40,7 +40,7 @@
 	X(LANE_DOWN, "scroll the lanes down") \
 	X(ZOOM_IN, "zoom in around the cursor") \
 	X(ZOOM_OUT, "zoom out around the cursor") \
-	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event") \
+	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event; in the matrix, open the current rank") \
 	X(FIT, "fit everything") \
 	X(UNZOOM, "undo the last zoom") \
 	X(NEXT_STEP, "next training step") \
@@ -60,6 +60,7 @@
 	X(PREV_RANK, "previous rank") \
 	X(TOGGLE_CPU, "show or hide the CPU lanes") \
 	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
+	X(TOGGLE_MATRIX, "rank x step matrix: every rank's step times, outliers marked") \
 	X(TOGGLE_MEMORY, "show or hide the memory lanes") \
 	X(PANEL, "switch the panel: window, kernels, selection") \
 	X(HELP, "show or hide this help") \
@@ -131,13 +132,21 @@ struct view {
 	struct kernel_total top[METRICS_TOP_K];
 	size_t ntop;
 	size_t kernels_in_view;
-	struct crossrank *xr;           /* owned; with several analyses, else NULL */
+	struct crossrank *xr;           /* owned; with several analyses (or
+	                                   from reports), else NULL */
+	struct matrix *mx;              /* owned: the rank x step matrix of xr */
+	int matrix;                     /* the matrix replaces the lanes (m);
+	                                   always on without analyses */
+	int open_rank;                  /* set when Enter in the matrix of a view
+	                                   without analyses asks to open the
+	                                   current participant's trace (then the
+	                                   command returns VIEW_QUIT) */
 	long xr_worst;                  /* the matched collective with the largest
 	                                   arrival skew starting in the window, or -1 */
 	int xr_next;                    /* S: the next of xr->top to visit */
 	struct view_priv *priv;         /* owned: per-analysis MFU and activity
 	                                   caches, the search's name set */
-	int show_memory;                /* m: the memory lanes */
+	int show_memory;                /* M: the memory lanes */
 	int compare;                    /* --compare: an[0] is A, an[1] is B, on
 	                                   one time axis; the panel shows B - A */
 	struct view_diag *diag;         /* owned, NULL until first used */
@@ -159,6 +168,14 @@ void view_init(struct view *v, const struct analysis *an, size_t nan,
  * the report's, and recomputes.
  */
 void view_set_opts(struct view *v, const struct analysis_opts *opts);
+/*
+ * Gives v (initialised without analyses) the cross-rank analysis x of
+ * participants read back from reports (reports.h): v owns x from now on,
+ * shows its matrix, and r / R move over its participants.
+ */
+void view_set_crossrank(struct view *v, struct crossrank *x);
+/* Returns how many ranks r / R move over: analyses, else participants. */
+size_t view_nranks(const struct view *v);
 /* Frees what the view owns (not the analyses); v may be zeroed. */
 void view_free(struct view *v);
 /* Sets the number of time columns (a resize) and recomputes. */

@@ -3,7 +3,7 @@
  * (findings.h) and memory samples (memory.h), computed the first time they
  * are asked for, and the commands that use them: F selects the next finding
  * of the current rank and jumps to its evidence, Enter on a selected finding
- * goes to its next time range, m shows or hides the memory lanes.
+ * goes to its next time range, M shows or hides the memory lanes.
  *
  * A view owns its view_diag (v->diag, NULL until first used), freed by
  * view_free() through view_diag_free().  Everything here only reads the
@@ -47,7 +47,7 @@ int view_diag_next_finding(struct view *v);
  * the first).
  */
 int view_diag_zoom(struct view *v);
-/* m: shows or hides the memory lanes (building the samples once). */
+/* M: shows or hides the memory lanes (building the samples once). */
 int view_diag_toggle_memory(struct view *v);
 /* Frees v->diag; v->diag may be NULL. */
 void view_diag_free(struct view *v);

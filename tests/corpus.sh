@@ -24,6 +24,30 @@ assert [x["rank"] for x in r] == list(range(8)), [x["rank"] for x in r]
 assert all(x["path"].endswith(".pt.trace.json") for x in r)
 ' "$tmp/dlrm.json"
 
+# Each rank's entry equals that of the rank's trace loaded alone, and the
+# per-rank reports read back give the same cross-rank tables.
+mkdir "$tmp/dlrm-reports"
+for f in "$dlrm"/*.json; do
+	"$GANTTY" --report --format=json -q "$f" >"$tmp/dlrm-reports/$(basename "$f")"
+done
+check "DLRM: every rank's numbers equal a single-rank run" "$PYTHON3" -c '
+import json, os, sys
+together = json.load(open(sys.argv[1]))["ranks"]
+for r in together:
+    alone = json.load(open(os.path.join(sys.argv[2], os.path.basename(r["path"]))))["ranks"]
+    assert len(alone) == 1 and alone[0] == r, r["rank"]
+' "$tmp/dlrm.json" "$tmp/dlrm-reports"
+"$GANTTY" --reports --report --format=json "$tmp/dlrm-reports" >"$tmp/dlrm-merged.json"
+check "DLRM: cross_rank from per-rank reports equals cross_rank from the traces" \
+    cmp -s "$(sed -n '/^  "cross_rank": /,$p' "$tmp/dlrm.json" >"$tmp/a"; echo "$tmp/a")" \
+    "$(sed -n '/^  "cross_rank": /,$p' "$tmp/dlrm-merged.json" >"$tmp/b"; echo "$tmp/b")"
+check "DLRM: 8 collectives matched across the 8 ranks, rank 7 the straggler" "$PYTHON3" -c '
+import json, sys
+x = json.load(open(sys.argv[1]))["cross_rank"]
+assert x["collectives"]["matched"] == 8 and x["collectives"]["unmatched_keys"] == 0, x["collectives"]
+assert x["straggler"] == {"rank": 7, "device": 7}, x["straggler"]
+' "$tmp/dlrm.json"
+
 # Window, busy, idle, compute, comm, overlap and exposed comm per (rank,
 # device), against an independent sweep in Python, to the nanosecond: the
 # 8-rank DLRM job and the multi-stream NCCL traces.

@@ -151,6 +151,37 @@ py "without --align the offset shows up as skew" '
 assert rep["cross_rank"]["alignment"] is None
 assert rep["cross_rank"]["collectives"]["worst"][0]["skew_ns"] > 4000000' "$tmp/unaligned.json"
 
+# Eight ranks, rank 5 the straggler, rank 3's clock 2.345678 ms ahead and
+# rank 6's 0.7 ms behind: the straggler is named and --align recovers both
+# offsets within a microsecond.
+"$GEN_TRACE" --ranks=8 --seed=4 --steps=6 --layers=2 --straggler=5 \
+    --out="$tmp/eight" --manifest="$tmp/eight.json" >/dev/null
+for r in 3 6; do
+	"$PYTHON3" -c '
+import re, sys
+off = int(sys.argv[3])
+t = open(sys.argv[1]).read()
+def add(m):
+    ns = int(m.group(2)) * 1000 + int(m.group(3)) + off
+    return "%s%d.%03d" % (m.group(1), ns // 1000, ns % 1000)
+open(sys.argv[2], "w").write(re.sub(r"(\"ts\": )(\d+)\.(\d{3})", add, t))
+' "$tmp/eight/rank-$r.json" "$tmp/eight/shifted.json" "$([ $r = 3 ] && echo 2345678 || echo -700000)"
+	mv "$tmp/eight/shifted.json" "$tmp/eight/rank-$r.json"
+done
+"$GANTTY" --report --format=json -q --align=collective "$tmp/eight" >"$tmp/eight-aligned.json"
+py "8 ranks: --align=collective recovers both offsets within 1 us" '
+off = rep["cross_rank"]["alignment"]["offsets_ns"]
+want = [0, 0, 0, -2345678, 0, 0, 700000, 0]
+assert len(off) == 8 and all(abs(a - b) <= 1000 for a, b in zip(off, want)), off
+assert rep["cross_rank"]["alignment"]["unaligned"] == 0' "$tmp/eight-aligned.json"
+py "8 ranks: the straggler rank 5 is named" '
+man = json.load(open("'"$tmp/eight.json"'"))
+assert man["straggler_rank"] == 5, man["straggler_rank"]
+assert rep["cross_rank"]["straggler"]["rank"] == 5, rep["cross_rank"]["straggler"]' "$tmp/eight-aligned.json"
+"$GANTTY" --report --format=json -q "$tmp/eight" >"$tmp/eight-raw.json"
+py "8 ranks: without --align the offset is the worst skew" '
+assert rep["cross_rank"]["collectives"]["worst"][0]["skew_ns"] >= 2345678' "$tmp/eight-raw.json"
+
 "$GANTTY" --report --step=99 "$tmp/run" >"$tmp/out" 2>"$tmp/err"
 check "a missing step is reported, not fatal" grep -q "no ProfilerStep#99" "$tmp/err"
 "$GANTTY" --report --rank=7 "$tmp/run" >"$tmp/out" 2>"$tmp/err"

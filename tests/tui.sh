@@ -199,8 +199,25 @@ check "80x24: the panel is drawn" grep -qF '[window]' "$tmp/screen"
 check "80x24: the lanes are drawn" grep -q '^ bubbles ' "$tmp/screen"
 T resize-window -t main -x 30 -y 8
 wait_for main "terminal too small:" "30x8 shows the too-small message"
+T resize-window -t main -x 20 -y 5
+wait_for main "too small" "20x5 shows the too-small message"
+check "20x5: no lanes drawn into it" sh -c "! grep -q 'bubbles\|T_exposed' '$tmp/screen'"
 T resize-window -t main -x 120 -y 40
 wait_for main "example.json.gz  window " "back to 120x40 redraws"
+# A resize storm (a window manager dragging the edge): 60 sizes, no waits.
+i=0
+for w in 50 170 33 90 20 200 61 140 25 110; do
+	for h in 12 60 6 30 44 9; do
+		T resize-window -t main -x "$w" -y "$h"
+		i=$((i + 1))
+	done
+done
+T resize-window -t main -x 120 -y 40
+wait_for main "example.json.gz  window " "after a storm of $i resizes the frame is redrawn"
+if poll sh -c "tmux -S '$sock' capture-pane -p -t main | sed -n 40p | grep -qF 'q quit'"
+then pass "after the storm the hint line is on row 40"; else fail "after the storm the hint line is on row 40"; fi
+send main o
+wait_for main "selected step 15" "after the storm the keys work"
 
 send main q
 wait_for main "status=0" "q quits with status 0"
@@ -287,13 +304,34 @@ for vt in vt100 xterm-mono; do
 	restored "$vt" "TERM=$vt"
 done
 
-# TERM=dumb cannot move the cursor: a clear refusal, the terminal untouched.
+# TERM=dumb cannot move the cursor: one frame of its size, as --render
+# prints it, and a note saying why; the terminal untouched.
 T new-window -d -n dumb "env PS1='gantty-test\$ ' ENV= sh"
 poll shows dumb 'gantty-test$' || fail "dumb: no shell prompt"
-T send-keys -t dumb "VT=dumb sh '$tmp/run.sh' '$example'; echo status=\$?" Enter
-wait_for dumb "status=1" "TERM=dumb: refused with status 1"
-check "TERM=dumb: the refusal says why" grep -qF "cannot move the cursor" "$tmp/screen"
-check "TERM=dumb: nothing was drawn" sh -c "! grep -qF 'q quit' '$tmp/screen'"
+T send-keys -t dumb "VT=dumb COLUMNS=100 LINES=30 sh '$tmp/run.sh' '$example'; echo status=\$?" Enter
+wait_for dumb "status=0" "TERM=dumb: one frame, status 0"
+check "TERM=dumb: the note says why" grep -qF "cannot move the cursor" "$tmp/screen"
+check "TERM=dumb: the frame has the lanes and the panel" \
+    sh -c "grep -q '^ bubbles ' '$tmp/screen' && grep -qF T_exposed '$tmp/screen'"
+check "TERM=dumb: COLUMNS=100 sets its width" \
+    sh -c "grep -F '[window]' '$tmp/screen' | sed 's/─/-/g' | awk '{ exit !(length(\$0) == 100) }'"
+check "TERM=dumb: no escape sequences" \
+    sh -c "! tmux -S '$sock' capture-pane -e -p -t dumb | grep -q \"\$(printf '\\033')\\[[0-9;]*[34][0-8][;m]\""
+check "TERM=dumb: the terminal is untouched" normal dumb
+
+# --- the locale: UTF-8 block glyphs, else ASCII ---
+start utf8 LC_ALL=C.UTF-8 --
+check "a UTF-8 locale: block and line glyphs" grep -qF '─' "$tmp/screen"
+send utf8 q
+poll shows utf8 "status=0" >/dev/null
+start clocale LC_ALL=C --
+check "a non-UTF-8 locale: ASCII only" \
+    sh -c "! LC_ALL=C grep -q \"\$(printf '[\\200-\\377]')\" '$tmp/screen'"
+send clocale o
+wait_for clocale "selected step 15" "a non-UTF-8 locale: the keys work"
+send clocale q
+wait_for clocale "status=0" "a non-UTF-8 locale: q quits"
+restored clocale "C locale"
 
 # --- the trace on standard input: the keys still come from the terminal ---
 start stdin -- "- <'$example'"
@@ -303,5 +341,51 @@ wait_for stdin "? closes this help" "stdin trace: keys are read from the termina
 send stdin q
 wait_for stdin "status=0" "stdin trace: q quits"
 restored stdin "stdin trace"
+
+# --- 64 ranks: the overview fits one screen; the matrix; back to lanes ---
+"$GEN_TRACE" --ranks=64 --steps=5 --layers=1 --kernels=5 --seed=9 \
+    --out="$tmp/r64" >/dev/null || fail "gen-trace of 64 ranks"
+T new-window -d -n many "env PS1='gantty-test\$ ' ENV= sh"
+T resize-window -t many -x 120 -y 90
+poll shows many 'gantty-test$' || fail "many: no shell prompt"
+T send-keys -t many "sh '$tmp/run.sh' '$tmp/r64'; echo status=\$?" Enter
+wait_for many "$hint_text" "64 ranks: the viewer starts"
+check "64 ranks: the overview marks rank 0" grep -q '^.rank 0 d0 ' "$tmp/screen"
+check "64 ranks: every rank's bubble lane on one 120x90 screen" \
+    test "$(grep -c '^.rank [0-9]* d[0-9] ' "$tmp/screen")" -eq 64
+send many r
+wait_for many "rank 1 dev 1 (2/64)" "64 ranks: r moves to rank 1"
+send many m
+wait_for many "[rank x step]" "64 ranks: m shows the rank x step matrix"
+check "64 ranks: the matrix has a row per rank" \
+    test "$(grep -c '^.rank [0-9]*/[0-9] ' "$tmp/screen")" -eq 64
+check "64 ranks: the matrix marks rank 1" grep -q '^.rank 1/1 ' "$tmp/screen"
+check "64 ranks: the panel names the straggler" grep -q 'straggler rank 63/7' "$tmp/screen"
+send many Enter
+wait_for many "[window]" "64 ranks: Enter leaves the matrix"
+check "64 ranks: rank 1's stream lanes are shown" grep -q '^ compute s' "$tmp/screen"
+send many q
+wait_for many "status=0" "64 ranks: q quits"
+restored many "64 ranks"
+
+# --- reports read back: the matrix; Enter opens a rank's trace ---
+mkdir "$tmp/rep"
+for r in 0 1 2 3; do
+	"$GANTTY" --report --format=json -q "$tmp/r64/rank-$r.json" >"$tmp/rep/rank-$r.json"
+done
+T new-window -d -n rep "env PS1='gantty-test\$ ' ENV= sh"
+T resize-window -t rep -x 120 -y 40
+poll shows rep 'gantty-test$' || fail "rep: no shell prompt"
+T send-keys -t rep "sh '$tmp/run.sh' --reports '$tmp/rep'; echo status=\$?" Enter
+wait_for rep "4 ranks, 5 steps" "reports: the matrix of 4 ranks"
+check "reports: the hint offers opening a trace" grep -qF "Enter open its trace" "$tmp/screen"
+send rep r r
+wait_for rep "rank 2/2: 5 of 5 steps" "reports: r r moves to rank 2"
+send rep Enter
+wait_for rep "rank-2.json  window +" "reports: Enter opens rank 2's trace"
+check "reports: its lanes are shown" grep -q '^ compute s' "$tmp/screen"
+send rep q
+wait_for rep "status=0" "reports: q quits the opened trace"
+restored rep "reports"
 
 finish

@@ -1,0 +1,94 @@
+#!/bin/sh
+# The scale-out path (gantty --reports): 256 generated ranks, each reported
+# on its own as a launcher would (xargs -P, the recipe of the man page), then
+# read back; the cross-rank tables must equal those computed from the 256
+# traces loaded together, byte for byte, with and without --align.  Then
+# the matrix frame, opening one rank from the reports, and bad reports.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+n=256
+"$GEN_TRACE" --ranks=$n --steps=3 --layers=1 --kernels=5 --seed=5 \
+    --out="$tmp/traces" >/dev/null || { echo "gen-trace failed"; exit 1; }
+mkdir "$tmp/reports"
+# the recipe: one report per rank, two at a time
+ls "$tmp/traces"/rank-*.json | xargs -P 2 -I{} sh -c \
+    '"$1" --report --format=json -q "$2" >"$3/$(basename "$2")"' \
+    sh "$GANTTY" {} "$tmp/reports"
+check "$n per-rank reports written" \
+    test "$(ls "$tmp/reports" | wc -l)" -eq $n
+
+# cross_rank is the last member of the JSON: compare it as text
+cross() {
+	sed -n '/^  "cross_rank": /,$p' "$1"
+}
+for align in none collective; do
+	"$GANTTY" --report --format=json -q --align=$align "$tmp/traces" >"$tmp/direct.json"
+	check "--align=$align: the $n traces together" test $? -eq 0
+	"$GANTTY" --reports --report --format=json --align=$align "$tmp/reports" >"$tmp/merged.json"
+	check "--align=$align: the $n reports read back" test $? -eq 0
+	cross "$tmp/direct.json" >"$tmp/a"
+	cross "$tmp/merged.json" >"$tmp/b"
+	check "--align=$align: cross_rank from the reports equals cross_rank from the traces" \
+	    cmp -s "$tmp/a" "$tmp/b"
+	check "--align=$align: something was matched" \
+	    sh -c "! grep -q '\"matched\": 0,' '$tmp/a'"
+done
+gzip "$tmp/reports/rank-5.json"
+"$GANTTY" --reports --report --format=json --align=collective "$tmp/reports" >"$tmp/merged-gz.json"
+cross "$tmp/merged-gz.json" >"$tmp/c"
+check "a gzip report reads the same" cmp -s "$tmp/b" "$tmp/c"
+check "the reports list all $n ranks" \
+    test "$(grep -c '"report": ' "$tmp/merged.json")" -eq $n
+check "the straggler (the last rank) is named" \
+    grep -q "\"straggler\": {\"rank\": $((n - 1)), " "$tmp/merged.json"
+
+"$GANTTY" --report -q "$tmp/traces" | sed -n '/^cross-rank/,$p' >"$tmp/a"
+"$GANTTY" --reports --report "$tmp/reports" | sed -n '/^cross-rank/,$p' >"$tmp/b"
+check "text: the same cross-rank tables" cmp -s "$tmp/a" "$tmp/b"
+"$GANTTY" --reports --format=csv "$tmp/reports" >"$tmp/steps.csv"
+check "csv: a header and one line per rank and step" \
+    test "$(wc -l <"$tmp/steps.csv")" -eq $((n * 3 + 1))
+check "csv: the header" test "$(head -n 1 "$tmp/steps.csv")" = "step,rank,device,time_ns"
+
+# the matrix: one row per rank, scrolling
+LC_ALL=C "$GANTTY" --reports --render --width=100 --height=30 "$tmp/reports" >"$tmp/frame"
+check "matrix frame: the title counts the ranks" grep -q "$n ranks, 3 steps" "$tmp/frame"
+check "matrix frame: the first rank is current" grep -q '^>rank 0/0 ' "$tmp/frame"
+check "matrix frame: scrolls ($n rows)" grep -q "ranks 1-[0-9]* of $n" "$tmp/frame"
+check "matrix frame: the straggler in the panel" grep -q "straggler rank $((n - 1))/" "$tmp/frame"
+
+# opening one rank from the reports: its trace, in the mode asked for
+"$GANTTY" --reports --rank=7 --report --format=json -q "$tmp/reports" >"$tmp/r7.json"
+"$GANTTY" --report --format=json -q "$tmp/traces/rank-7.json" >"$tmp/want7.json"
+check "--rank=7: the report of rank 7's trace" cmp -s "$tmp/r7.json" "$tmp/want7.json"
+mv "$tmp/traces" "$tmp/moved"
+"$GANTTY" --reports --rank=7 --report "$tmp/reports" >/dev/null 2>"$tmp/err"
+check "--rank=7 with the trace gone: exit 1" test $? -eq 1
+check "--rank=7 with the trace gone: says which trace" grep -q "rank 7: its trace .*rank-7.json" "$tmp/err"
+"$GANTTY" --reports --rank=9999 --report "$tmp/reports" >/dev/null 2>"$tmp/err"
+check "--rank=9999: exit 1" test $? -eq 1
+check "--rank=9999: says so" grep -q "no rank 9999 among the reports" "$tmp/err"
+
+# bad reports
+bad() {
+	name=$1 want=$2
+	shift 2
+	"$GANTTY" --reports --report "$@" >/dev/null 2>"$tmp/err"
+	got=$?
+	if [ $got -eq 1 ] && grep -q "$want" "$tmp/err"; then pass "$name"; else
+		fail "$name: exit $got, $(head -n 1 "$tmp/err")"; fi
+}
+bad "a trace is not a report" "rank-0.json: byte 0: not a gantty JSON report" "$tmp/moved/rank-0.json"
+printf '{"version": "0.1", "ranks": [' >"$tmp/cut.json"
+bad "a cut report: the byte offset" "cut.json: byte [0-9]*: not JSON" "$tmp/cut.json"
+sed 's/"collectives": \[/"colls": [/' "$tmp/reports/rank-3.json" >"$tmp/old.json"
+bad "a report without collectives" 'old.json: ranks\[0\]: no "collectives" array' "$tmp/old.json"
+sed 's/"start_ns": \([0-9]*\), "end_ns"/"start_ns": "x", "end_ns"/' "$tmp/reports/rank-3.json" >"$tmp/str.json"
+bad "a step time that is not a number" 'str.json: ranks\[0\]: step 0' "$tmp/str.json"
+sed 's/"start_ns": [0-9]*, "end_ns": \([0-9]*\)}/"start_ns": -9223372036854775807, "end_ns": \1}/' "$tmp/reports/rank-3.json" >"$tmp/far.json"
+bad "a collective beyond the model's time range" 'far.json: ranks\[0\]: collective 0: .*within +-2^62' "$tmp/far.json"
+: >"$tmp/empty.json"
+bad "an empty file" "empty.json: byte 0: not JSON" "$tmp/empty.json"
+bad "a missing file" "nothere.json: No such file" "$tmp/nothere.json"
+
+finish
