@@ -885,26 +885,40 @@ rule_outlier(struct list *l, const struct ctx *c)
 		}
 }
 
+/*
+ * The straggler rule on x alone (so that per-rank reports merged later give
+ * the same): its lost time against its own step time in x (the span of the
+ * matched collectives without steps).
+ */
 static void
-rule_straggler(struct list *l, const struct ctx *c, const struct crossrank *x,
-    size_t part)
+cross_straggler(struct list *l, const struct crossrank *x)
 {
 	const struct crossrank_part *p;
-	int64_t wlen = c->w1 - c->w0;
+	int64_t base = 0, lo = INT64_MAX, hi = INT64_MIN;
 	struct ival r[FINDINGS_MAX_RANGES];
-	size_t nr = 0;
+	size_t nr = 0, s;
 	struct finding *f;
 	char b1[32];
 
-	if (x == NULL || x->nparts < 2 || part >= x->nparts || x->straggler < 0 ||
-	    (size_t)x->straggler != part)
+	if (x == NULL || x->nparts < 2 || x->straggler < 0 ||
+	    (size_t)x->straggler >= x->nparts)
 		return;
-	p = &x->parts[part];
+	s = (size_t)x->straggler;
+	p = &x->parts[s];
+	for (size_t i = 0; i < x->nsteps; i++)
+		if (crossrank_step_ns(x, i, s) > 0)
+			base = sat_add(base, crossrank_step_ns(x, i, s));
+	for (size_t i = 0; i < x->ncolls; i++) {
+		lo = x->colls[i].first_start_ns < lo ? x->colls[i].first_start_ns : lo;
+		hi = x->colls[i].last_end_ns > hi ? x->colls[i].last_end_ns : hi;
+	}
+	if (base == 0 && hi > lo)
+		base = hi - lo;
 	if (p->last_count < FINDINGS_STRAGGLER_MIN_LAST ||
-	    share(p->lost_ns, wlen) < FINDINGS_STRAGGLER_SHARE)
+	    share(p->lost_ns, base) < FINDINGS_STRAGGLER_SHARE)
 		return;
 	for (size_t i = 0; i < x->ncolls; i++)
-		if (x->colls[i].last == (int32_t)part)
+		if (x->colls[i].last == (int32_t)s)
 			keep_longest(r, &nr, x->colls[i].first_start_ns,
 			    x->colls[i].last_start_ns);
 	f = add(l, FIND_STRAGGLER_RANK, SEV_WARNING,
@@ -917,12 +931,32 @@ rule_straggler(struct list *l, const struct ctx *c, const struct crossrank *x,
 	    "for it", (long long)p->rank, p->last_count, x->ncolls,
 	    fmt(b1, sizeof b1, p->lost_ns));
 	num_i(f, "rank", p->rank);
+	num_i(f, "device", p->device);
 	num_i(f, "last_count", (int64_t)p->last_count);
 	num_i(f, "collectives", (int64_t)x->ncolls);
 	num_i(f, "lost_ns", p->lost_ns);
-	num_d(f, "lost_share", share(p->lost_ns, wlen));
+	num_i(f, "step_time_ns", base);
+	num_d(f, "lost_share", share(p->lost_ns, base));
 	memcpy(f->ranges, r, nr * sizeof *r);
 	f->nranges = nr;
+}
+
+static void
+rule_straggler(struct list *l, const struct crossrank *x, size_t part)
+{
+	if (x != NULL && x->straggler >= 0 && (size_t)x->straggler == part)
+		cross_straggler(l, x);
+}
+
+size_t
+findings_cross(const struct crossrank *x, struct finding **out)
+{
+	struct list l = { NULL, 0, 0 };
+
+	*out = NULL;
+	cross_straggler(&l, x);
+	*out = l.f;
+	return l.n;
 }
 
 static int
@@ -1087,7 +1121,7 @@ findings_find(const struct analysis *a, const struct crossrank *x, size_t part,
 	rule_churn(&l, &c);
 	rule_dataloader(&l, &c);
 	rule_outlier(&l, &c);
-	rule_straggler(&l, &c, x, part);
+	rule_straggler(&l, x, part);
 	rule_attention(&l, &c);
 	rule_mfu(&l, &c);
 	if (l.n > 1)

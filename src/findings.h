@@ -61,10 +61,13 @@
  *                     from the median step's (measured over CPU spans); the
  *                     summary names the largest difference.  Ranges: the
  *                     outlier steps.
- *  straggler_rank     with a cross-rank analysis: this participant is the
- *                     straggler, it arrived last at >= STRAGGLER_MIN_LAST
- *                     collectives, and the others waited >= STRAGGLER_SHARE
- *                     of |W| for it.  Ranges: its worst collectives (from
+ *  straggler_rank     from the cross-rank analysis x alone (findings_cross();
+ *                     findings_find() raises it on the straggler's own
+ *                     participant when given x): the straggler (crossrank.h)
+ *                     arrived last at >= STRAGGLER_MIN_LAST collectives and
+ *                     the others waited >= STRAGGLER_SHARE of its step time
+ *                     in x (the span of the matched collectives without
+ *                     steps) for it.  Ranges: its worst collectives (from
  *                     the earliest to the latest arrival).
  *  attention_unfused  >= ATTN_MIN_SOFTMAX CPU ops named aten::_softmax (what
  *                     F.softmax runs; log_softmax is another op) starting in
@@ -172,6 +175,14 @@ struct finding {
  */
 size_t findings_find(const struct analysis *a, const struct crossrank *x,
     size_t part, struct finding **out);
+
+/*
+ * The findings of the job as a whole, from x alone (the straggler): the
+ * report's cross_rank.findings, equal whether x comes from the traces or
+ * from per-rank reports.  Returns their number and a malloc'd array in *out
+ * (NULL if none).
+ */
+size_t findings_cross(const struct crossrank *x, struct finding **out);
 
 /* The kind's id, e.g. "gpu_starved". */
 const char *findings_kind_id(enum finding_kind k);

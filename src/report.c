@@ -649,7 +649,9 @@ json_cross_rank(FILE *out, const struct crossrank *x)
 		fputs(i ? ",\n        " : "\n        ", out);
 		json_coll(out, x, &x->miss[i]);
 	}
-	fputs(x->nmiss ? "\n      ]}\n  }" : "]}\n  }", out);
+	fputs(x->nmiss ? "\n      ]}" : "]}", out);
+	report_diag_cross_json(out, x);
+	fputs("\n  }", out);
 }
 
 static void
@@ -1020,6 +1022,7 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 		text_part(out, x, c->last);
 		fputs("\n", out);
 	}
+	report_diag_cross_text(out, x);
 }
 
 int

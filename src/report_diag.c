@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "analysis.h"
+#include "crossrank.h"
 #include "findings.h"
 #include "memory.h"
 #include "report.h"
@@ -81,6 +82,40 @@ json_memory(FILE *out, const struct analysis *a)
 	memory_free(&m);
 }
 
+/* Writes f[0..n) as a JSON array, its lines indented by ind. */
+static void
+json_findings(FILE *out, const struct finding *f, size_t n, const char *ind)
+{
+	fputs("[", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *p = &f[i];
+
+		fprintf(out, "%s\n%s  {\"kind\": \"%s\", \"severity\": \"%s\","
+		    " \"summary\": ", i ? "," : "", ind, findings_kind_id(p->kind),
+		    findings_severity_name(p->severity));
+		report_json_str(out, p->summary);
+		fprintf(out, ",\n%s   \"evidence\": {", ind);
+		for (size_t k = 0; k < p->nnums; k++) {
+			fprintf(out, "%s\"%s\": ", k ? ", " : "", p->nums[k].key);
+			if (p->nums[k].is_real)
+				json_real(out, p->nums[k].d, "%.6g");
+			else
+				fprintf(out, "%" PRId64, p->nums[k].i);
+		}
+		fprintf(out, "},\n%s   \"ranges\": [", ind);
+		for (size_t k = 0; k < p->nranges; k++)
+			fprintf(out, "%s{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
+			    k ? ", " : "", p->ranges[k].start_ns, p->ranges[k].end_ns);
+		fprintf(out, "],\n%s   \"remedy\": ", ind);
+		report_json_str(out, p->remedy);
+		fputs("}", out);
+	}
+	if (n)
+		fprintf(out, "\n%s]", ind);
+	else
+		fputs("]", out);
+}
+
 void
 report_diag_json(FILE *out, const struct analysis *a, const struct crossrank *x,
     size_t part)
@@ -92,32 +127,13 @@ report_diag_json(FILE *out, const struct analysis *a, const struct crossrank *x,
 		json_memory(out, a);
 	else
 		fputs(",\n      \"memory\": null", out);
-	n = findings_find(a, x, part, &f);
-	fputs(",\n      \"findings\": [", out);
-	for (size_t i = 0; i < n; i++) {
-		const struct finding *p = &f[i];
-
-		fprintf(out, "%s\n        {\"kind\": \"%s\", \"severity\": \"%s\","
-		    " \"summary\": ", i ? "," : "", findings_kind_id(p->kind),
-		    findings_severity_name(p->severity));
-		report_json_str(out, p->summary);
-		fputs(",\n         \"evidence\": {", out);
-		for (size_t k = 0; k < p->nnums; k++) {
-			fprintf(out, "%s\"%s\": ", k ? ", " : "", p->nums[k].key);
-			if (p->nums[k].is_real)
-				json_real(out, p->nums[k].d, "%.6g");
-			else
-				fprintf(out, "%" PRId64, p->nums[k].i);
-		}
-		fputs("},\n         \"ranges\": [", out);
-		for (size_t k = 0; k < p->nranges; k++)
-			fprintf(out, "%s{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
-			    k ? ", " : "", p->ranges[k].start_ns, p->ranges[k].end_ns);
-		fputs("],\n         \"remedy\": ", out);
-		report_json_str(out, p->remedy);
-		fputs("}", out);
-	}
-	fputs(n ? "\n      ]" : "]", out);
+	/* per rank: its own findings only, so that a rank's entry is the same
+	 * alone or among others; the straggler is in cross_rank */
+	(void)x;
+	(void)part;
+	n = findings_find(a, NULL, 0, &f);
+	fputs(",\n      \"findings\": ", out);
+	json_findings(out, f, n, "      ");
 	free(f);
 }
 
@@ -173,7 +189,9 @@ report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
 		free(ms);
 		memory_free(&m);
 	}
-	n = findings_find(a, x, part, &f);
+	(void)x;                /* the straggler is in the cross-rank section */
+	(void)part;
+	n = findings_find(a, NULL, 0, &f);
 	if (n == 0) {
 		fputs("  findings: none\n", out);
 		return;
@@ -196,5 +214,59 @@ report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
 		report_text_str(out, p->remedy);
 		fputs("\n", out);
 	}
+	free(f);
+}
+
+void
+report_diag_cross_json(FILE *out, const struct crossrank *x)
+{
+	struct finding *f;
+	size_t n = findings_cross(x, &f);
+
+	fputs(",\n    \"findings\": ", out);
+	json_findings(out, f, n, "    ");
+	free(f);
+}
+
+/* Writes the findings f[0..n) as text; times relative to origin_ns. */
+static void
+text_findings(FILE *out, const struct finding *f, size_t n, int64_t origin_ns,
+    const char *ind)
+{
+	char b1[32], b2[32];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *p = &f[i];
+
+		fprintf(out, "%s[%s] %s: ", ind, findings_severity_name(p->severity),
+		    findings_kind_id(p->kind));
+		report_text_str(out, p->summary);
+		fputs("\n", out);
+		for (size_t k = 0; k < p->nranges && k < 3; k++)
+			fprintf(out, "%s%s+%s (%s)%s", k ? "" : ind, k ? ", " : "  at ",
+			    rel(b1, sizeof b1, p->ranges[k].start_ns, origin_ns),
+			    units_format(b2, sizeof b2,
+			    p->ranges[k].end_ns - p->ranges[k].start_ns),
+			    k + 1 == p->nranges || k == 2 ? "\n" : "");
+		fprintf(out, "%s  remedy: ", ind);
+		report_text_str(out, p->remedy);
+		fputs("\n", out);
+	}
+}
+
+void
+report_diag_cross_text(FILE *out, const struct crossrank *x)
+{
+	struct finding *f;
+	size_t n = findings_cross(x, &f);
+	int64_t origin = INT64_MAX;
+
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < x->ncolls; i++)
+		if (x->colls[i].first_start_ns < origin)
+			origin = x->colls[i].first_start_ns;
+	fputs("  findings (times from the first matched collective):\n", out);
+	text_findings(out, f, n, origin, "    ");
 	free(f);
 }

@@ -29,4 +29,9 @@ void report_diag_json(FILE *out, const struct analysis *a,
 void report_diag_text(FILE *out, const struct analysis *a,
     const struct crossrank *x, size_t part, int64_t origin_ns);
 
+/* Writes ",\n    \"findings\": [...]" (a key of cross_rank). */
+void report_diag_cross_json(FILE *out, const struct crossrank *x);
+/* Writes the cross-rank findings as text ("" when none). */
+void report_diag_cross_text(FILE *out, const struct crossrank *x);
+
 #endif

@@ -69,15 +69,17 @@ assert len(r) == 2 and all(x["findings"] == [] for x in r), [x["findings"] for x
 	check "the injected problems are found, with their evidence" "$PYTHON3" -c '
 import json, sys
 m = json.load(open(sys.argv[2]))
-r = {x["rank"]: {f["kind"]: f for f in x["findings"]} for x in json.load(open(sys.argv[1]))["ranks"]}
+d = json.load(open(sys.argv[1]))
+r = {x["rank"]: {f["kind"]: f for f in x["findings"]} for x in d["ranks"]}
+cross = {f["kind"]: f for f in d["cross_rank"]["findings"]}
 slow = m["slow_step"]["number"]
 for k in r.values():
     f = k["outlier_step"]
     assert f["evidence"]["step"] == slow and f["evidence"]["compute_delta_ns"] > 0, f
     assert "slower compute" in f["summary"], f["summary"]
-f = r[m["straggler_rank"]]["straggler_rank"]
+f = cross["straggler_rank"]
 assert f["evidence"]["rank"] == m["straggler_rank"], f
-assert all("straggler_rank" not in k for rk, k in r.items() if rk != m["straggler_rank"])
+assert all("straggler_rank" not in k for k in r.values()), "per rank: alone or together, the same"
 s = m["stall"]
 f = r[s["rank"]]["sync_stall"]
 g = f["ranges"][0]
@@ -94,7 +96,9 @@ corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
 if [ -d "$corpus" ] && [ -n "$PYTHON3" ]; then
 	kinds() { "$GANTTY" --report --format=json -q "$@" | "$PYTHON3" -c '
 import json, sys
-print(" ".join(sorted({f["kind"] for r in json.load(sys.stdin)["ranks"] for f in r["findings"]})))'; }
+d = json.load(sys.stdin)
+fs = [f for r in d["ranks"] for f in r["findings"]] + (d["cross_rank"] or {}).get("findings", [])
+print(" ".join(sorted({f["kind"] for f in fs})))'; }
 	k=$(kinds "$corpus/kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz")
 	check "ResNet-50 with num_workers=0 waits for its data loader" \
 		sh -c "echo '$k' | grep -q dataloader_wait"

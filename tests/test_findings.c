@@ -453,6 +453,14 @@ Test(findings, straggler_rank)
 	n = findings_find(&an[1], NULL, 0, &f); /* one rank alone */
 	cr_assert_null(findings_get(f, n, FIND_STRAGGLER_RANK));
 	free(f);
+	/* the report's cross_rank.findings: from x alone, the same */
+	n = findings_cross(&xr, &f);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(f[0].kind, FIND_STRAGGLER_RANK);
+	cr_assert_eq(num(&f[0], "rank"), 1);
+	cr_assert_eq(num(&f[0], "lost_ns"), NSTEPS * 50 * US);
+	cr_assert_eq(num(&f[0], "step_time_ns"), NSTEPS * 1000 * US);
+	free(f);
 	crossrank_free(&xr);
 	for (int i = 0; i < 2; i++) {
 		analysis_free(&an[i]);
