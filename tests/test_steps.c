@@ -13,49 +13,12 @@
 #include "steps.h"
 #include "trace.h"
 
+#include "jtrace.h"
+
 /*
- * A tiny trace writer: events are appended as JSON text (times in whole
- * microseconds), then written to a temporary file and loaded as a user's
- * file would be.  CPU events live in pid 100 (tid 1 the main thread, tid 2
- * the autograd thread); GPU activity in pid = device, tid = stream.
+ * The writers jtrace.h lacks: a launch and a kernel as separate events, so
+ * that a kernel can sit on any device and stream, or be linked to nothing.
  */
-static FILE *jf;
-static char *jtext;
-static size_t jlen;
-static int jcount;
-
-static void
-j_begin(void)
-{
-	jf = open_memstream(&jtext, &jlen);
-	cr_assert_not_null(jf);
-	fputs("{\"traceEvents\": [\n", jf);
-	jcount = 0;
-}
-
-static void
-j_sep(void)
-{
-	if (jcount++ > 0)
-		fputs(",\n", jf);
-}
-
-static void
-cpu(const char *cat, const char *name, int tid, long long ts, long long dur)
-{
-	j_sep();
-	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": 100,"
-	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld}", cat, name, tid, ts, dur);
-}
-
-static void
-step(int n, long long ts, long long dur)
-{
-	char name[64];
-
-	snprintf(name, sizeof name, "ProfilerStep#%d", n);
-	cpu("user_annotation", name, 1, ts, dur);
-}
 
 /* A cudaLaunchKernel call of 1 us on tid with correlation corr. */
 static void
@@ -69,7 +32,7 @@ launch(int tid, long long ts, int corr)
 
 /* A kernel on device dev, stream; corr < 0: not linked to any launch. */
 static void
-kernel(const char *name, int dev, int stream, long long ts, long long dur,
+dev_kernel(const char *name, int dev, int stream, long long ts, long long dur,
     int corr)
 {
 	j_sep();
@@ -79,25 +42,6 @@ kernel(const char *name, int dev, int stream, long long ts, long long dur,
 	if (corr >= 0)
 		fprintf(jf, ", \"correlation\": %d", corr);
 	fputs("}}", jf);
-}
-
-static void
-j_load(struct trace *t)
-{
-	char path[] = "/tmp/gantty-steps-XXXXXX";
-	struct load_error err;
-	int fd, rc;
-
-	fputs("\n]}\n", jf);
-	cr_assert_eq(fclose(jf), 0);
-	fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, jtext, jlen), (ssize_t)jlen);
-	close(fd);
-	free(jtext);
-	rc = load_trace(t, path, NULL, &err);
-	unlink(path);
-	cr_assert_eq(rc, 0, "load failed: %s", err.msg);
 }
 
 #define US 1000LL               /* ns per us */
@@ -131,9 +75,9 @@ static void
 linked_trace(struct trace *t)
 {
 	j_begin();
-	step(2, 100, 100);      /* out of order in the file */
+	step(2, 100, 200);      /* out of order in the file */
 	step(1, 0, 100);
-	step(3, 300, 100);
+	step(3, 300, 400);
 	cpu("user_annotation", "ProfilerStep#4x", 1, 400, 50);
 	cpu("user_annotation", "ProfilerStep#", 1, 450, 10);
 	cpu("user_annotation", "ProfilerStep#99999999999999999999", 1, 460, 10);
@@ -144,18 +88,18 @@ linked_trace(struct trace *t)
 	    " \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 150}", jf);
 
 	launch(1, 10, 1);
-	kernel("gemm_a", 0, 7, 20, 10, 1);
+	dev_kernel("gemm_a", 0, 7, 20, 10, 1);
 	launch(2, 50, 2);
-	kernel("gemm_bwd", 0, 7, 60, 30, 2);
+	dev_kernel("gemm_bwd", 0, 7, 60, 30, 2);
 	launch(1, 95, 3);
-	kernel("gemm_late", 0, 7, 150, 20, 3);
-	kernel("unlinked", 0, 7, 5, 3, -1);
+	dev_kernel("gemm_late", 0, 7, 150, 20, 3);
+	dev_kernel("unlinked", 0, 7, 5, 3, -1);
 	launch(1, 110, 4);
-	kernel("gemm_b", 0, 7, 175, 10, 4);
+	dev_kernel("gemm_b", 0, 7, 175, 10, 4);
 	launch(2, 120, 5);
-	kernel("ncclDevKernel_ReduceScatter", 0, 22, 190, 40, 5);
+	dev_kernel("ncclDevKernel_ReduceScatter", 0, 22, 190, 40, 5);
 	launch(1, 30, 6);
-	kernel("gemm_dev1", 1, 7, 35, 265, 6);
+	dev_kernel("gemm_dev1", 1, 7, 35, 265, 6);
 	j_load(t);
 }
 
@@ -229,17 +173,17 @@ Test(steps, unlinked_fallback)
 	size_t n;
 
 	j_begin();
-	step(1, 50, 50);
-	step(2, 100, 100);
-	step(3, 250, 50);
-	kernel("before_first_step", 0, 7, 10, 10, -1);
-	kernel("k1", 0, 7, 60, 10, -1);
-	kernel("k1_long", 0, 7, 90, 60, -1);    /* runs into step 2 */
-	kernel("k2", 0, 7, 150, 10, -1);
-	kernel("k2_gap", 0, 7, 220, 20, -1);    /* after step 2's end, before step 3 */
-	kernel("k3_after", 0, 7, 400, 10, -1);  /* after the last step's end */
+	step(1, 50, 100);
+	step(2, 100, 200);
+	step(3, 250, 300);
+	dev_kernel("before_first_step", 0, 7, 10, 10, -1);
+	dev_kernel("k1", 0, 7, 60, 10, -1);
+	dev_kernel("k1_long", 0, 7, 90, 60, -1);    /* runs into step 2 */
+	dev_kernel("k2", 0, 7, 150, 10, -1);
+	dev_kernel("k2_gap", 0, 7, 220, 20, -1);    /* after step 2's end, before step 3 */
+	dev_kernel("k3_after", 0, 7, 400, 10, -1);  /* after the last step's end */
 	launch(1, 60, 9);
-	kernel("dev1", 1, 7, 70, 10, 9);
+	dev_kernel("dev1", 1, 7, 70, 10, 9);
 	j_load(&t);
 
 	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
@@ -271,7 +215,7 @@ Test(steps, no_steps)
 	j_begin();
 	cpu("user_annotation", "Optimizer.step", 1, 0, 10);
 	launch(1, 1, 1);
-	kernel("k", 0, 7, 5, 5, 1);
+	dev_kernel("k", 0, 7, 5, 5, 1);
 	j_load(&t);
 	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
 	cr_assert_eq(steps_find(&d, &s), 0);
@@ -292,11 +236,11 @@ Test(steps, find_flags_the_slow_step)
 
 	j_begin();
 	for (int i = 0; i < 7; i++) {
-		step(i + 10, ts, dur[i]);
+		step(i + 10, ts, ts + dur[i]);
 		ts += dur[i];
 	}
 	launch(1, 1001, 1);
-	kernel("k", 0, 7, 1005, 5, 1);
+	dev_kernel("k", 0, 7, 1005, 5, 1);
 	j_load(&t);
 	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
 	n = steps_find(&d, &s);
