@@ -17,7 +17,7 @@
 
 #define US 1000LL               /* ns per us */
 
-#include "jtrace.h"
+#include "fsdp2.h"
 
 /*
  * The navigation trace: steps 1..7, step i at [3000 i, 3000 i + d_i) with
@@ -49,7 +49,8 @@ nav_trace(struct trace *t)
 }
 
 /*
- * The FSDP2 step of test_layers.c.  Layers, in order (GPU extents in us;
+ * The FSDP2 step of fsdp2.h (shared with test_layers.c), without its
+ * nn.Module span.  Layers, in order (GPU extents in us;
  * own exposed comm):
  *   0 (root) forward   [20,150)   0
  *   1 layers.0 forward [20,100)  30
@@ -58,48 +59,6 @@ nav_trace(struct trace *t)
  *   4 layers.0 backward [310,380) 40
  * GPU activity [20,520); gaps [150,230) and [380,500).
  */
-static void
-fsdp2_trace(struct trace *t)
-{
-	j_begin();
-	step(1, 0, 1000);
-	ann("FSDP::pre_forward ()", 1, 2, 8);
-	ann("FSDP::root_pre_forward", 1, 3, 7);
-	ann("FSDP::pre_forward (layers.0)", 1, 10, 60);
-	ann("FSDP::all_gather (layers.0)", 1, 12, 20);
-	kernel(1, 14, "ncclDevKernel_AllGather_RING_LL", 20, 50);
-	ann("FSDP::all_gather_copy_out (layers.0)", 1, 22, 30);
-	kernel(1, 24, "copy_out_0", 50, 55);
-	ann("FSDP::all_gather (layers.1)", 1, 35, 45);
-	kernel(1, 38, "ncclDevKernel_AllGather_RING_LL", 55, 85);
-	kernel(1, 62, "gemm_fwd_0", 55, 100);
-	ann("FSDP::post_forward (layers.0)", 1, 70, 75);
-	ann("FSDP::pre_forward (layers.1)", 1, 80, 90);
-	ann("FSDP::all_gather_copy_out (layers.1)", 1, 82, 86);
-	kernel(1, 83, "copy_out_1", 100, 105);
-	kernel(1, 92, "gemm_fwd_1", 105, 150);
-	ann("FSDP::post_forward (layers.1)", 1, 95, 100);
-	ann("FSDP::post_forward", 1, 150, 160);
-	kernel(1, 500, "ncclDevKernel_AllReduce_RING_LL", 500, 520);
-
-	ann("FSDP::pre_backward (layers.1)", 2, 200, 220);
-	ann("FSDP::all_gather (layers.1)", 2, 202, 210);
-	kernel(2, 204, "ncclDevKernel_AllGather_RING_LL", 230, 260);
-	ann("FSDP::backward_prefetch for layers.0", 2, 211, 219);
-	ann("FSDP::all_gather (layers.0)", 2, 212, 218);
-	kernel(2, 214, "ncclDevKernel_AllGather_RING_LL", 260, 290);
-	kernel(2, 222, "gemm_bwd_1", 260, 300);
-	ann("FSDP::post_backward_reshard (layers.1)", 2, 230, 235);
-	ann("FSDP::post_backward_reduce (layers.1)", 2, 236, 250);
-	kernel(2, 240, "ncclDevKernel_ReduceScatter_RING_LL", 300, 340);
-	ann("FSDP::pre_backward (layers.0)", 2, 260, 270);
-	kernel(2, 272, "gemm_bwd_0", 310, 330);
-	ann("FSDP::post_backward_accumulate (layers.0)", 2, 280, 282);
-	ann("FSDP::post_backward_reduce (layers.0)", 2, 285, 295);
-	kernel(2, 290, "ncclDevKernel_ReduceScatter_RING_LL", 340, 380);
-	ann("FSDP::root_post_backward", 2, 300, 310);
-	j_load(t);
-}
 
 /* Up to two traces, their analyses (device 0, default options) and a view. */
 struct fix {
@@ -616,7 +575,7 @@ Test(nav, layers_in_execution_order)
 {
 	struct fix f;
 
-	fsdp2_trace(&f.t[0]);
+	fsdp2_trace(&f.t[0], FSDP2_PLAIN);
 	fix_view(&f, 1, 100);
 	cr_assert_eq(f.an[0].nlayers, 5);
 	assert_window(&f.v, 20 * US, 520 * US);
@@ -664,7 +623,7 @@ Test(nav, worst_layer_in_view)
 {
 	struct fix f;
 
-	fsdp2_trace(&f.t[0]);
+	fsdp2_trace(&f.t[0], FSDP2_PLAIN);
 	fix_view(&f, 1, 100);
 	/* Everything in view: layers.1 backward, 50 us. */
 	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_RECALC);
@@ -945,7 +904,7 @@ Test(ranks, cycle_and_recalc)
 	int64_t s, e;
 
 	nav_trace(&f.t[0]);
-	fsdp2_trace(&f.t[1]);
+	fsdp2_trace(&f.t[1], FSDP2_PLAIN);
 	fix_view(&f, 2, 120);
 	/* Bounds over both traces; the window over both's GPU activity. */
 	cr_assert_eq(f.v.t0_ns, 0);
