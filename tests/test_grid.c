@@ -8,28 +8,13 @@
 
 #include "grid.h"
 
+#include "gridtext.h"
+
 /* The text of row y as UTF-8, trailing blanks kept. */
 static char *
 row_text(struct grid *g, int y, char *buf, size_t n)
 {
-	size_t o = 0;
-
-	for (int x = 0; x < g->w && o + 5 < n; x++) {
-		uint32_t c = grid_at(g, x, y)->ch;
-
-		if (c < 0x80)
-			buf[o++] = (char)c;
-		else if (c < 0x800) {
-			buf[o++] = (char)(0xc0 | (c >> 6));
-			buf[o++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			buf[o++] = (char)(0xe0 | (c >> 12));
-			buf[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			buf[o++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	buf[o] = '\0';
-	return buf;
+	return row_utf8(g, y, 0, g->w, buf, n);
 }
 
 /* grid_write() of g into a string (malloc'd). */
