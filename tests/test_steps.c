@@ -65,6 +65,32 @@ assert_no_gpu(const struct step *s)
 }
 
 /*
+ * The steps of t with their GPU extents on device dev, found through
+ * metrics at the default gap.  Returns their number; *s is malloc'd.
+ */
+static size_t
+find_steps(const struct trace *t, int32_t dev, struct step **s)
+{
+	struct gpu_device d;
+	size_t n;
+
+	metrics_build(&d, t, dev, METRICS_DEFAULT_MIN_GAP_NS);
+	n = steps_find(&d, s);
+	metrics_free(&d);
+	return n;
+}
+
+/* Asserts that none of s[0..n) has a z-score or is an outlier. */
+static void
+assert_no_z(const struct step *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(s[i].z, 0.0, "step %zu", i);
+		cr_assert_not(s[i].outlier, "step %zu", i);
+	}
+}
+
+/*
  * Device 0: step 1 launches on the main thread at 10 and, as a backward
  * pass would, on the autograd thread at 50; its last launch at 95 runs at
  * [150, 170), during step 2's CPU span, and still belongs to step 1.  An
@@ -106,13 +132,11 @@ linked_trace(struct trace *t)
 Test(steps, gpu_extent_by_launch_time)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	size_t n;
 
 	linked_trace(&t);
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 0, &s);
 	cr_assert_eq(n, 3);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_eq(s[i].number, (int64_t)i + 1, "sorted by start");
@@ -126,19 +150,14 @@ Test(steps, gpu_extent_by_launch_time)
 	/* [175, 185) and the collective [190, 230); not device 1's kernel */
 	assert_gpu(&s[1], 175, 230);
 	assert_no_gpu(&s[2]);
-	for (size_t i = 0; i < n; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, n);
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
 Test(steps, two_devices)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	int32_t *devs;
 	size_t n;
@@ -148,14 +167,12 @@ Test(steps, two_devices)
 	cr_assert_eq(devs[0], 0);
 	cr_assert_eq(devs[1], 1);
 	free(devs);
-	metrics_build(&d, &t, 1, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 1, &s);
 	cr_assert_eq(n, 3);
 	assert_gpu(&s[0], 35, 300);     /* launched at 30, in step 1 */
 	assert_no_gpu(&s[1]);
 	assert_no_gpu(&s[2]);
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
@@ -168,7 +185,6 @@ Test(steps, two_devices)
 Test(steps, unlinked_fallback)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	size_t n;
 
@@ -186,30 +202,25 @@ Test(steps, unlinked_fallback)
 	dev_kernel("dev1", 1, 7, 70, 10, 9);
 	j_load(&t);
 
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 0, &s);
 	cr_assert_eq(n, 3);
 	assert_gpu(&s[0], 60, 150);
 	assert_gpu(&s[1], 150, 240);
 	assert_gpu(&s[2], 400, 410);
 	free(s);
-	metrics_free(&d);
 
-	metrics_build(&d, &t, 1, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 1, &s);
 	cr_assert_eq(n, 3);
 	assert_gpu(&s[0], 70, 80);
 	assert_no_gpu(&s[1]);
 	assert_no_gpu(&s[2]);
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
 Test(steps, no_steps)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s = (struct step *)&t;
 
 	j_begin();
@@ -217,10 +228,8 @@ Test(steps, no_steps)
 	launch(1, 1, 1);
 	dev_kernel("k", 0, 7, 5, 5, 1);
 	j_load(&t);
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	cr_assert_eq(steps_find(&d, &s), 0);
+	cr_assert_eq(find_steps(&t, 0, &s), 0);
 	cr_assert_null(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
@@ -229,7 +238,6 @@ Test(steps, find_flags_the_slow_step)
 {
 	static const long long dur[] = { 100, 101, 99, 100, 102, 98, 300 };
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	long long ts = 1000;
 	size_t n;
@@ -242,8 +250,7 @@ Test(steps, find_flags_the_slow_step)
 	launch(1, 1001, 1);
 	dev_kernel("k", 0, 7, 1005, 5, 1);
 	j_load(&t);
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 0, &s);
 	cr_assert_eq(n, 7);
 	/*
 	 * Sorted: 98 99 100 100 101 102 300, median 100; deviations
@@ -257,7 +264,6 @@ Test(steps, find_flags_the_slow_step)
 	cr_assert_float_eq(s[4].z, 2 / 1.4826, 1e-9);   /* 102 */
 	cr_assert_float_eq(s[5].z, -2 / 1.4826, 1e-9);  /* 98 */
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
@@ -360,10 +366,7 @@ Test(outliers, mad_zero_uses_mean_deviation)
 	 */
 	cr_assert_float_eq(s[9].z, 4.43274, 1e-4);
 	cr_assert(s[9].outlier);
-	for (int i = 0; i < 9; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, 9);
 	free(s);
 
 	s = make_steps(dur2, 5);
@@ -380,10 +383,7 @@ Test(outliers, all_equal)
 	struct step *s = make_steps(dur, 6);
 
 	steps_outliers(s, 6);
-	for (int i = 0; i < 6; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, 6);
 	free(s);
 }
 
@@ -393,10 +393,7 @@ Test(outliers, fewer_than_five_steps)
 	struct step *s = make_steps(dur, 4);
 
 	steps_outliers(s, 4);
-	for (int i = 0; i < 4; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, 4);
 	free(s);
 	steps_outliers(NULL, 0);
 }
