@@ -93,6 +93,14 @@ fix_view(struct fix *f, size_t n, int cols)
 	view_init(&f->v, f->an, n, t0, t1, cols);
 }
 
+/* The navigation trace alone in a view cols columns wide. */
+static void
+fix_nav(struct fix *f, int cols)
+{
+	nav_trace(&f->t[0]);
+	fix_view(f, 1, cols);
+}
+
 static void
 fix_free(struct fix *f)
 {
@@ -429,8 +437,7 @@ Test(nav, init_fits_gpu_activity)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	cr_assert_eq(f.v.t0_ns, 3000 * US);
 	cr_assert_eq(f.v.t1_ns, 21895 * US);
 	assert_window(&f.v, 3050 * US, 21845 * US);
@@ -450,8 +457,7 @@ Test(nav, steps_forward_and_backward)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	/*
 	 * The centre is 12447.5 us, in step 4 ([12050,12840) on the GPU): the
 	 * next step starting after it is step 5, GPU [15050,17050).
@@ -509,8 +515,7 @@ Test(nav, outliers_wrap)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	for (size_t i = 0; i < 7; i++)
 		cr_assert_eq(f.an[0].steps[i].outlier, i == 1 || i == 4,
 		    "step %zu z %.2f", i + 1, f.an[0].steps[i].z);
@@ -685,8 +690,7 @@ Test(nav, gaps)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	cr_assert_eq(f.an[0].dev.ngaps, 12);
 	/* From the cursor at 9000 us: gap 4 [9860,12050), a third of the screen. */
 	cursor_at(&f.v, 9000);
@@ -758,8 +762,7 @@ Test(search, next_previous_case_insensitive)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	view_set_window(&f.v, 10000 * US, 14000 * US, 0);
 	view_set_cursor(&f.v, 100);     /* 12000 us */
 	/* The first match at or after the cursor: A of step 4 at 12050. */
@@ -821,8 +824,7 @@ Test(search, wraps_backward_and_repeats)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_MATCH), VIEW_REPAINT);
 	cr_assert_str_eq(f.v.message, "no search yet: / searches");
 	view_set_cursor(&f.v, 0);       /* 3050 us */
@@ -964,8 +966,7 @@ Test(ranks, mfu_follows_the_options)
 	struct analysis_opts o;
 	struct mfu_result want;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 100);
+	fix_nav(&f, 100);
 	/* No FLOPs anywhere: unknown, with a reason. */
 	cr_assert_eq(f.v.mfu.has_value, 0);
 	cr_assert_neq(f.v.mfu.reason[0], '\0');
