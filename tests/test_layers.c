@@ -106,6 +106,15 @@ check(const struct fix *f, size_t i, enum layer_source src, const struct want *w
 	    (long long)l->estimate_exposed_ns);
 }
 
+/* Asserts that f found exactly n layers, w[0..n) in order, all from src. */
+static void
+check_all(const struct fix *f, enum layer_source src, const struct want *w, size_t n)
+{
+	cr_assert_eq(f->nl, n, "got %zu layers", f->nl);
+	for (size_t i = 0; i < n; i++)
+		check(f, i, src, &w[i]);
+}
+
 Test(layers, fsdp2_hand_computed)
 {
 	/*
@@ -141,9 +150,7 @@ Test(layers, fsdp2_hand_computed)
 	fsdp2_trace(&f.t, FSDP2_MODULE_SPAN);
 	fix_find(&f, NULL);
 	cr_assert_eq(f.ns, 1);
-	cr_assert_eq(f.nl, 5, "got %zu layers", f.nl);
-	for (size_t i = 0; i < 5; i++)
-		check(&f, i, LAYER_FSDP2, &w[i]);
+	check_all(&f, LAYER_FSDP2, w, 5);
 	/* The interned names are shared: one id per fqn. */
 	cr_assert_eq(f.l[1].name, f.l[4].name);
 	cr_assert_eq(f.l[2].name, f.l[3].name);
@@ -205,9 +212,7 @@ Test(layers, fsdp2_occurrences_and_unpaired_hooks)
 	j_load(&f.t);
 	fix_find(&f, NULL);
 	cr_assert_eq(f.ns, 2);
-	cr_assert_eq(f.nl, 8, "got %zu layers", f.nl);
-	for (size_t i = 0; i < 8; i++)
-		check(&f, i, LAYER_FSDP2, &w[i]);
+	check_all(&f, LAYER_FSDP2, w, 8);
 	fix_free(&f);
 }
 
@@ -266,9 +271,7 @@ Test(layers, fsdp1)
 	ann("FullyShardedDataParallel.forward", 1, 1010, 1050);
 	j_load(&f.t);
 	fix_find(&f, NULL);
-	cr_assert_eq(f.nl, 7, "got %zu layers", f.nl);
-	for (size_t i = 0; i < 7; i++)
-		check(&f, i, LAYER_FSDP1, &w[i]);
+	check_all(&f, LAYER_FSDP1, w, 7);
 	fix_free(&f);
 }
 
@@ -312,9 +315,7 @@ Test(layers, modules)
 	j_load(&f.t);
 	fix_find(&f, NULL);
 	cr_assert_eq(f.ns, 0);
-	cr_assert_eq(f.nl, 3, "got %zu layers", f.nl);
-	for (size_t i = 0; i < 3; i++)
-		check(&f, i, LAYER_MODULE, &w[i]);
+	check_all(&f, LAYER_MODULE, w, 3);
 	fix_free(&f);
 }
 
@@ -337,9 +338,7 @@ Test(layers, pattern_with_group)
 
 	fsdp2_trace(&f.t, FSDP2_MODULE_SPAN);
 	fix_find(&f, "^FSDP::all_gather \\((.*)\\)$");
-	cr_assert_eq(f.nl, 4, "got %zu layers", f.nl);
-	for (size_t i = 0; i < 4; i++)
-		check(&f, i, LAYER_PATTERN, &w[i]);
+	check_all(&f, LAYER_PATTERN, w, 4);
 	fix_free(&f);
 }
 
