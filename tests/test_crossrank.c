@@ -23,17 +23,24 @@ static char text[1 << 16];
 static size_t text_len;
 static int nevents;
 
+/* Appends printf-style text to the trace under construction. */
 static void
+vadd(const char *fmt, va_list ap)
+{
+	int n = vsnprintf(text + text_len, sizeof text - text_len, fmt, ap);
+
+	cr_assert(n >= 0 && (size_t)n < sizeof text - text_len, "test trace too long");
+	text_len += (size_t)n;
+}
+
+static void __attribute__((format(printf, 1, 2)))
 add(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(text + text_len, sizeof text - text_len, fmt, ap);
+	vadd(fmt, ap);
 	va_end(ap);
-	cr_assert(n >= 0 && (size_t)n < sizeof text - text_len, "test trace too long");
-	text_len += (size_t)n;
 }
 
 static void
@@ -45,18 +52,16 @@ begin_trace(int rank)
 	    " \"traceEvents\": [\n", rank);
 }
 
-static void
+/* Appends one event of the traceEvents array, with its separator. */
+static void __attribute__((format(printf, 1, 2)))
 event(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	add(nevents++ ? ",\n  " : "  ");
 	va_start(ap, fmt);
-	n = vsnprintf(text + text_len, sizeof text - text_len, fmt, ap);
+	vadd(fmt, ap);
 	va_end(ap);
-	cr_assert(n >= 0 && (size_t)n < sizeof text - text_len, "test trace too long");
-	text_len += (size_t)n;
 }
 
 /* A ProfilerStep#n CPU span [ts, ts + dur) us. */

@@ -8,28 +8,13 @@
 
 #include "grid.h"
 
+#include "gridtext.h"
+
 /* The text of row y as UTF-8, trailing blanks kept. */
 static char *
 row_text(struct grid *g, int y, char *buf, size_t n)
 {
-	size_t o = 0;
-
-	for (int x = 0; x < g->w && o + 5 < n; x++) {
-		uint32_t c = grid_at(g, x, y)->ch;
-
-		if (c < 0x80)
-			buf[o++] = (char)c;
-		else if (c < 0x800) {
-			buf[o++] = (char)(0xc0 | (c >> 6));
-			buf[o++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			buf[o++] = (char)(0xe0 | (c >> 12));
-			buf[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			buf[o++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	buf[o] = '\0';
-	return buf;
+	return row_utf8(g, y, 0, g->w, buf, n);
 }
 
 /* grid_write() of g into a string (malloc'd). */
@@ -45,6 +30,17 @@ written(const struct grid *g, int ansi)
 	fclose(f);
 	return buf;
 }
+
+/*
+ * Asserts that grid_write() of g (with ANSI codes or not) writes exactly
+ * the string that follows, with cr_assert_str_eq()'s optional message.
+ * A macro, so that a failure names the test's line.
+ */
+#define expect_written(g, ansi, ...) do { \
+	char *out_ = written((g), (ansi)); \
+	cr_assert_str_eq(out_, __VA_ARGS__); \
+	free(out_); \
+} while (0)
 
 Test(grid, init_is_blank_default)
 {
@@ -94,15 +90,12 @@ Test(grid, at_and_put_clip)
 Test(grid, zero_size)
 {
 	struct grid g;
-	char *out;
 
 	grid_init(&g, 0, 0);
 	cr_assert_null(grid_at(&g, 0, 0));
 	grid_put(&g, 0, 0, 'x', ROLE_DEFAULT);
 	cr_assert_eq(grid_print(&g, 0, 0, -1, ROLE_DEFAULT, 0, "abc"), 0);
-	out = written(&g, 1);
-	cr_assert_str_eq(out, "");
-	free(out);
+	expect_written(&g, 1, "");
 	grid_free(&g);
 }
 
@@ -238,7 +231,6 @@ Test(grid, fill_clips)
 Test(grid, write_plain_trims_and_encodes)
 {
 	struct grid g;
-	char *out;
 
 	grid_init(&g, 6, 3);
 	grid_print(&g, 0, 0, -1, ROLE_BAD, 0, "a b");
@@ -246,86 +238,68 @@ Test(grid, write_plain_trims_and_encodes)
 	grid_put(&g, 2, 1, 0xe9, ROLE_DEFAULT);         /* é */
 	grid_fill(&g, 0, 2, 6, 1, ' ', ROLE_TITLE);
 	grid_at(&g, 5, 2)->reverse = 1;
-	out = written(&g, 0);
-	cr_assert_str_eq(out, "a b\n\xe2\x96\x91 \xc3\xa9\n\n",
+	expect_written(&g, 0, "a b\n\xe2\x96\x91 \xc3\xa9\n\n",
 	    "roles are ignored and blanks trimmed without ANSI");
-	free(out);
 	grid_free(&g);
 }
 
 Test(grid, write_ansi_exact_bytes)
 {
 	struct grid g;
-	char *out;
 
 	grid_init(&g, 6, 2);
 	grid_print(&g, 0, 0, -1, ROLE_DEFAULT, 0, "ab");
 	grid_print(&g, 2, 0, -1, ROLE_BAD, 0, "cd");
 	grid_at(&g, 3, 0)->reverse = 1;
 	grid_put(&g, 4, 0, 'e', ROLE_PANEL);
-	out = written(&g, 1);
 	/* BAD is red (31) and bold (1); PANEL, like DEFAULT, needs no code */
-	cr_assert_str_eq(out,
-	    "ab\033[0;1;31mc\033[0;1;31;7md\033[0me\n\n");
-	free(out);
+	expect_written(&g, 1, "ab\033[0;1;31mc\033[0;1;31;7md\033[0me\n\n");
 	grid_free(&g);
 }
 
 Test(grid, write_ansi_only_on_changes_and_reset_at_line_end)
 {
 	struct grid g;
-	char *out;
 
 	grid_init(&g, 4, 2);
 	grid_print(&g, 0, 0, -1, ROLE_COMPUTE, 0, "xxx");
 	grid_print(&g, 0, 1, -1, ROLE_COMPUTE, 0, "y");
-	out = written(&g, 1);
-	cr_assert_str_eq(out, "\033[0;32mxxx\033[0m\n\033[0;32my\033[0m\n");
-	free(out);
+	expect_written(&g, 1, "\033[0;32mxxx\033[0m\n\033[0;32my\033[0m\n");
 	grid_free(&g);
 }
 
 Test(grid, write_ansi_blanks_keep_the_style)
 {
 	struct grid g;
-	char *out;
 
 	grid_init(&g, 5, 1);
 	grid_print(&g, 0, 0, -1, ROLE_COMM, 0, "a  b");
 	grid_put(&g, 1, 0, ' ', ROLE_DEFAULT);  /* a default blank between */
-	out = written(&g, 1);
-	cr_assert_str_eq(out, "\033[0;1;34ma  b\033[0m\n",
+	expect_written(&g, 1, "\033[0;1;34ma  b\033[0m\n",
 	    "no switch to the default and back for blanks");
-	free(out);
 	grid_free(&g);
 }
 
 Test(grid, write_ansi_keeps_background_blanks)
 {
 	struct grid g;
-	char *out;
 
 	grid_init(&g, 4, 2);
 	grid_fill(&g, 0, 0, 4, 1, ' ', ROLE_TITLE);
 	grid_put(&g, 0, 0, 'T', ROLE_TITLE);
 	grid_put(&g, 1, 1, ' ', ROLE_LABEL);    /* bold, no background: trimmed */
-	out = written(&g, 1);
-	cr_assert_str_eq(out, "\033[0;1;37;44mT   \033[0m\n\n");
-	free(out);
+	expect_written(&g, 1, "\033[0;1;37;44mT   \033[0m\n\n");
 	grid_free(&g);
 }
 
 Test(grid, write_ansi_reverse_blank_is_kept)
 {
 	struct grid g;
-	char *out;
 
 	grid_init(&g, 3, 1);
 	grid_put(&g, 0, 0, 'a', ROLE_DEFAULT);
 	grid_at(&g, 1, 0)->reverse = 1;         /* a reverse blank: the cursor */
-	out = written(&g, 1);
-	cr_assert_str_eq(out, "a\033[0;7m \033[0m\n");
-	free(out);
+	expect_written(&g, 1, "a\033[0;7m \033[0m\n");
 	grid_free(&g);
 }
 

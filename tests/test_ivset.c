@@ -48,6 +48,18 @@ random_ivals(uint64_t *rng, struct ival *iv, size_t maxn, bool *bits)
 	return m;
 }
 
+/*
+ * Builds s from up to maxn (at most 80) random intervals of random_ivals(),
+ * marking its points in bits.
+ */
+static void
+random_set(uint64_t *rng, size_t maxn, struct ivset *s, bool *bits)
+{
+	struct ival iv[80];
+
+	ivset_build(s, iv, random_ivals(rng, iv, maxn, bits));
+}
+
 /* Checks the invariants of s and that it holds exactly bits. */
 static void
 check_set(const struct ivset *s, const bool *bits)
@@ -104,15 +116,13 @@ random_window(uint64_t *rng, int64_t *a, int64_t *b)
 
 Test(ivset, build_against_bits)
 {
-	struct ival iv[80];
 	bool bits[DOM];
 
 	for (uint64_t seed = 1; seed <= 400; seed++) {
 		uint64_t rng = seed * 0x9e3779b97f4a7c15ULL;
 		struct ivset s;
-		size_t m = random_ivals(&rng, iv, 80, bits);
 
-		ivset_build(&s, iv, m);
+		random_set(&rng, 80, &s, bits);
 		check_set(&s, bits);
 		ivset_free(&s);
 	}
@@ -169,16 +179,14 @@ Test(ivset, empty_sets)
 
 Test(ivset, measure_against_bits)
 {
-	struct ival iv[80];
 	bool bits[DOM];
 
 	for (uint64_t seed = 1; seed <= 200; seed++) {
 		uint64_t rng = seed * 0xd1b54a32d192ed03ULL;
 		struct ivset s;
-		size_t m = random_ivals(&rng, iv, 80, bits);
 		int64_t a, b;
 
-		ivset_build(&s, iv, m);
+		random_set(&rng, 80, &s, bits);
 		for (int w = 0; w < 200; w++) {
 			random_window(&rng, &a, &b);
 			cr_assert_eq(ivset_measure(&s, a, b),
@@ -230,17 +238,14 @@ enum op { OP_UNION, OP_INTERSECT, OP_SUBTRACT };
 
 Test(ivset, set_operations_against_bits)
 {
-	struct ival ivx[60], ivy[60];
 	bool bx[DOM], by[DOM], want[DOM];
 
 	for (uint64_t seed = 1; seed <= 300; seed++) {
 		uint64_t rng = seed * 0xbf58476d1ce4e5b9ULL;
 		struct ivset x, y, out;
-		size_t mx = random_ivals(&rng, ivx, 60, bx);
-		size_t my = random_ivals(&rng, ivy, 60, by);
 
-		ivset_build(&x, ivx, mx);
-		ivset_build(&y, ivy, my);
+		random_set(&rng, 60, &x, bx);
+		random_set(&rng, 60, &y, by);
 		for (int op = OP_UNION; op <= OP_SUBTRACT; op++) {
 			for (int t = 0; t < DOM; t++)
 				want[t] = op == OP_UNION ? bx[t] || by[t] :
@@ -324,15 +329,13 @@ Test(ivset, set_operations_edges)
 
 Test(ivset, find_against_scan)
 {
-	struct ival iv[80];
 	bool bits[DOM];
 
 	for (uint64_t seed = 1; seed <= 100; seed++) {
 		uint64_t rng = seed * 0x94d049bb133111ebULL;
 		struct ivset s;
-		size_t m = random_ivals(&rng, iv, 80, bits);
 
-		ivset_build(&s, iv, m);
+		random_set(&rng, 80, &s, bits);
 		for (int64_t t = -3; t < DOM + 3; t++) {
 			size_t want = 0;
 
@@ -387,16 +390,15 @@ Test(ivset, holes_against_bits)
 {
 	static const int64_t mins[] = { 0, 1, 2, 5, 50, 200, 3000 };
 	static struct holes got, want;
-	struct ival iv[80];
 	bool bits[DOM];
 
 	for (uint64_t seed = 1; seed <= 150; seed++) {
 		uint64_t rng = seed * 0x2545f4914f6cdd1dULL;
 		struct ivset s;
-		size_t m = random_ivals(&rng, iv, 80, bits), n;
+		size_t n;
 		int64_t a, b, min;
 
-		ivset_build(&s, iv, m);
+		random_set(&rng, 80, &s, bits);
 		for (int w = 0; w < 60; w++) {
 			random_window(&rng, &a, &b);
 			min = mins[rng_below(&rng, 7)];

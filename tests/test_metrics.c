@@ -122,6 +122,22 @@ b_kernel(struct builder *b, int64_t tid, const char *name, int64_t ts_ns,
 	b_act(b, 0, tid, "kernel", name, ts_ns, dur_ns, -1, NO_LAUNCH);
 }
 
+/* Finalizes b's trace and builds device 0's metrics of it into d. */
+static void
+b_metrics(struct builder *b, struct gpu_device *d, int64_t min_gap_ns)
+{
+	trace_finalize(&b->t);
+	metrics_build(d, &b->t, 0, min_gap_ns);
+}
+
+/* Frees what b_metrics() built and b's trace. */
+static void
+b_free(struct builder *b, struct gpu_device *d)
+{
+	metrics_free(d);
+	trace_free(&b->t);
+}
+
 /* The event of the given name starting at ts_ns (unique in these tests). */
 static uint32_t
 find_act(const struct trace *t, const char *name, int64_t ts_ns)
@@ -729,8 +745,7 @@ Test(metrics, comm_hidden_under_compute)
 	b_init(&b);
 	b_kernel(&b, 7, "gemm", 0, 1000);
 	b_kernel(&b, 9, "ncclDevKernel_AllReduce", 100, 800);
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, 0);
+	b_metrics(&b, &d, 0);
 
 	window(&d, 0, 1000, &m);
 	cr_assert_eq(m.compute_ns, 1000);
@@ -755,8 +770,7 @@ Test(metrics, comm_hidden_under_compute)
 	window(&d, 1000, 2000, &m);     /* no comm: overlap_pct is null */
 	cr_assert_lt(m.overlap_pct, 0);
 	cr_assert_eq(m.comm_ns, 0);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 }
 
 Test(metrics, comm_exposed)
@@ -769,8 +783,7 @@ Test(metrics, comm_exposed)
 	b_kernel(&b, 9, "ncclDevKernel_AllReduce", 0, 500);
 	b_kernel(&b, 7, "gemm", 600, 400);
 	b_act(&b, 0, 10, "gpu_memcpy", "Memcpy HtoD", 450, 250, -1, NO_LAUNCH);
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, 0);
+	b_metrics(&b, &d, 0);
 
 	window(&d, 0, 1000, &m);
 	cr_assert_eq(m.comm_ns, 500);
@@ -781,16 +794,14 @@ Test(metrics, comm_exposed)
 	cr_assert_eq(m.compute_ns, 400);
 	cr_assert_eq(m.busy_ns, 1000, "memcpy bridges comm and compute");
 	cr_assert_eq(m.gap_count, 0);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 
 	/* Part hidden: compute [400, 450) under comm [0, 500). */
 	b_init(&b);
 	b_kernel(&b, 9, "ncclDevKernel_AllReduce", 0, 500);
 	b_kernel(&b, 7, "gemm", 400, 50);
 	b_kernel(&b, 7, "gemm", 600, 400);
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, 0);
+	b_metrics(&b, &d, 0);
 	window(&d, 0, 1000, &m);
 	cr_assert_eq(m.overlap_ns, 50);
 	cr_assert_eq(m.exposed_comm_ns, 450);
@@ -801,8 +812,7 @@ Test(metrics, comm_exposed)
 	window(&d, 420, 470, &m);
 	cr_assert_eq(m.exposed_comm_ns, 20);
 	cr_assert_eq(m.overlap_ns, 30);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 }
 
 Test(metrics, nested_and_overlapping_on_one_stream)
@@ -821,8 +831,7 @@ Test(metrics, nested_and_overlapping_on_one_stream)
 	b_kernel(&b, 7, "outer", 400, 100);
 	b_kernel(&b, 7, "inner", 450, 10);
 	b_kernel(&b, 7, "touch", 500, 20);      /* touches: no hole at 500 */
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, 0);
+	b_metrics(&b, &d, 0);
 	cr_assert_eq(d.all.n, 2);
 	cr_assert_eq(d.nholes, 1);
 	cr_assert_eq(d.holes[0].start_ns, 150);
@@ -871,8 +880,7 @@ Test(metrics, nested_and_overlapping_on_one_stream)
 	cr_assert_eq(metrics_top_kernels(&d, 60, 305, k, 0), 0);
 	cr_assert_eq(metrics_top_kernels(&d, 305, 60, k, 8), 0);
 	cr_assert_eq(metrics_top_kernels(&d, 301, 305, k, 8), 0);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 }
 
 Test(metrics, idle_kinds)
@@ -973,8 +981,7 @@ Test(metrics, idle_kinds)
 	cr_assert_eq(m.top[1].dur_ns, 50);
 	window(&d, 1151, 50050, &m);
 	cr_assert_eq(m.gap_count, 1);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 }
 
 Test(metrics, top_gaps_ties_by_start)
@@ -987,8 +994,7 @@ Test(metrics, top_gaps_ties_by_start)
 	for (int i = 0; i < 15; i++)
 		b_kernel(&b, 7, "k", i * 100, 50);
 	b_kernel(&b, 7, "k", 2000, 10);
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, 50);
+	b_metrics(&b, &d, 50);
 
 	window(&d, -50, 1500, &m);
 	/* [-50, 0), 14 holes [50 + 100i, 100 + 100i), [1450, 1500): all 50. */
@@ -1011,8 +1017,7 @@ Test(metrics, top_gaps_ties_by_start)
 	cr_assert_eq(m.top[2].start_ns, 50);
 	cr_assert_eq(m.top[9].start_ns, 750);
 	cr_assert_eq(m.gap_count, 16);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 }
 
 Test(metrics, two_devices)
@@ -1104,8 +1109,7 @@ Test(metrics, empty_inverted_and_extreme_windows)
 	b_kernel(&b, 7, "gemm", 1000, 100);
 	b_kernel(&b, 9, "ncclDevKernel_AllReduce", 1050, 100);
 	b_kernel(&b, 7, "gemm", 5000, 100);
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, 0);
+	b_metrics(&b, &d, 0);
 
 	metrics_window(&d, 1050, 1050, &m);
 	cr_assert_eq(m.busy_ns, 0);
@@ -1148,8 +1152,7 @@ Test(metrics, empty_inverted_and_extreme_windows)
 	metrics_window(&d, INT64_MIN, INT64_MIN + 1, &m);
 	cr_assert_eq(m.top[0].start_ns, INT64_MIN);
 	cr_assert_eq(m.top[0].dur_ns, 1);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 }
 
 Test(metrics, short_wait_boundary_and_negative_times)
@@ -1164,8 +1167,7 @@ Test(metrics, short_wait_boundary_and_negative_times)
 	b_kernel(&b, 7, "k", -100000, 100);
 	b_kernel(&b, 7, "k", -69901, 1);
 	b_kernel(&b, 7, "k", -9900, 10);
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, METRICS_SHORT_WAIT_NS);
+	b_metrics(&b, &d, METRICS_SHORT_WAIT_NS);
 	cr_assert_eq(d.first_ns, -100000);
 	cr_assert_eq(d.last_ns, -100000 + 100 + 3 * METRICS_SHORT_WAIT_NS + 10);
 	cr_assert_lt(d.last_ns, 0);
@@ -1179,19 +1181,16 @@ Test(metrics, short_wait_boundary_and_negative_times)
 	cr_assert_eq(m.idle_by_kind_ns[IDLE_KERNEL_WAIT], METRICS_SHORT_WAIT_NS - 1);
 	cr_assert_eq(m.idle_by_kind_ns[IDLE_OTHER], 2 * METRICS_SHORT_WAIT_NS);
 	cr_assert_eq(m.gap_count, 1);
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 
 	/* A hole of exactly METRICS_SHORT_WAIT_NS is not short. */
 	b_init(&b);
 	b_kernel(&b, 7, "k", 0, 100);
 	b_kernel(&b, 7, "k", 100 + METRICS_SHORT_WAIT_NS, 100);
-	trace_finalize(&b.t);
-	metrics_build(&d, &b.t, 0, METRICS_SHORT_WAIT_NS);
+	b_metrics(&b, &d, METRICS_SHORT_WAIT_NS);
 	cr_assert_eq(d.holes[0].kind, IDLE_OTHER);
 	cr_assert_eq(d.ngaps, 1, "exactly min_gap is a gap");
-	metrics_free(&d);
-	trace_free(&b.t);
+	b_free(&b, &d);
 }
 
 /* ---- scale ------------------------------------------------------------- */

@@ -31,6 +31,8 @@ struct fix {
 	struct mfu_flops fl;
 	struct step *s;
 	size_t ns;
+	struct mfu_opts o;      /* no flags after fix_open(); a test sets some */
+	struct mfu_result r;    /* of the last fix_compute() */
 };
 
 static void
@@ -67,13 +69,11 @@ fix_close(struct fix *f)
 	trace_free(&f->t);
 }
 
-static struct mfu_opts
-no_opts(void)
+/* mfu_compute_with() of f's device, steps and options over [a_us, b_us) us into f->r. */
+static void
+fix_compute(struct fix *f, int64_t a_us, int64_t b_us)
 {
-	struct mfu_opts o;
-
-	memset(&o, 0, sizeof o);
-	return o;
+	mfu_compute_with(&f->d, &f->fl, f->s, f->ns, &f->o, a_us * US, b_us * US, &f->r);
 }
 
 /* ---- the peak table ------------------------------------------------------ */
@@ -223,25 +223,23 @@ check_model_steps(const struct fix *f)
 Test(model, window_cuts_gpu_extents)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 	double achieved = (1e11 + 8e11 / 9) / 1e-3 / 1e12;
 
 	fix_open(&f, model_trace, 0);
 	check_model_steps(&f);
-	o.flops_per_step = 8e11;
-	o.world_size = 4;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 2500 * US, &r);
-	cr_assert_str_eq(r.source, "model");
-	cr_assert_str_eq(r.reason, "");
-	cr_assert(r.has_achieved);
-	assert_near(r.achieved_tflops, achieved);
-	assert_near(r.achieved_tflops, 188.88888888888889);
-	cr_assert(r.has_peak);
-	assert_near(r.peak_tflops, 989.4);
-	cr_assert_str_eq(r.peak_from, "NVIDIA H100 SXM5");
-	cr_assert(r.has_value);
-	assert_near(r.value, achieved / 989.4);
+	f.o.flops_per_step = 8e11;
+	f.o.world_size = 4;
+	fix_compute(&f, 1500, 2500);
+	cr_assert_str_eq(f.r.source, "model");
+	cr_assert_str_eq(f.r.reason, "");
+	cr_assert(f.r.has_achieved);
+	assert_near(f.r.achieved_tflops, achieved);
+	assert_near(f.r.achieved_tflops, 188.88888888888889);
+	cr_assert(f.r.has_peak);
+	assert_near(f.r.peak_tflops, 989.4);
+	cr_assert_str_eq(f.r.peak_from, "NVIDIA H100 SXM5");
+	cr_assert(f.r.has_value);
+	assert_near(f.r.value, achieved / 989.4);
 	fix_close(&f);
 }
 
@@ -253,18 +251,16 @@ Test(model, window_cuts_gpu_extents)
 Test(model, cpu_span_without_gpu_extent)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, model_trace, 0);
-	o.flops_per_step = 8e11;
-	o.world_size = 4;
-	o.peak_tflops = 400;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 3500 * US, 4500 * US, &r);
-	assert_near(r.achieved_tflops, 100);
-	cr_assert_str_eq(r.peak_from, "--peak-tflops");
-	assert_near(r.peak_tflops, 400);
-	assert_near(r.value, 0.25);
+	f.o.flops_per_step = 8e11;
+	f.o.world_size = 4;
+	f.o.peak_tflops = 400;
+	fix_compute(&f, 3500, 4500);
+	assert_near(f.r.achieved_tflops, 100);
+	cr_assert_str_eq(f.r.peak_from, "--peak-tflops");
+	assert_near(f.r.peak_tflops, 400);
+	assert_near(f.r.value, 0.25);
 	fix_close(&f);
 }
 
@@ -272,15 +268,13 @@ Test(model, cpu_span_without_gpu_extent)
 Test(model, whole_steps)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, model_trace, 0);
-	o.flops_per_step = 8e11;
-	o.world_size = 4;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1000 * US, 4000 * US, &r);
-	assert_near(r.achieved_tflops, 200);
-	assert_near(r.value, 200 / 989.4);
+	f.o.flops_per_step = 8e11;
+	f.o.world_size = 4;
+	fix_compute(&f, 1000, 4000);
+	assert_near(f.r.achieved_tflops, 200);
+	assert_near(f.r.value, 200 / 989.4);
 	fix_close(&f);
 }
 
@@ -292,26 +286,24 @@ Test(model, whole_steps)
 Test(model, params_tokens_and_recompute)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, model_trace, 0);
-	o.model_params = 1e8;
-	o.tokens_per_step = 1000;
-	o.world_size = 4;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 2500 * US, &r);
-	cr_assert_str_eq(r.source, "model");
-	assert_near(r.achieved_tflops, 1.5e11 * 17 / 18 / 1e-3 / 1e12);
-	assert_near(r.value, 1.5e11 * 17 / 18 / 1e-3 / 1e12 / 989.4);
+	f.o.model_params = 1e8;
+	f.o.tokens_per_step = 1000;
+	f.o.world_size = 4;
+	fix_compute(&f, 1500, 2500);
+	cr_assert_str_eq(f.r.source, "model");
+	assert_near(f.r.achieved_tflops, 1.5e11 * 17 / 18 / 1e-3 / 1e12);
+	assert_near(f.r.value, 1.5e11 * 17 / 18 / 1e-3 / 1e12 / 989.4);
 
-	o.recompute = 1;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 2500 * US, &r);
-	assert_near(r.achieved_tflops, 2e11 * 17 / 18 / 1e-3 / 1e12);
+	f.o.recompute = 1;
+	fix_compute(&f, 1500, 2500);
+	assert_near(f.r.achieved_tflops, 2e11 * 17 / 18 / 1e-3 / 1e12);
 
 	/* --flops-per-step wins over P and D */
-	o.flops_per_step = 4e11;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 2500 * US, &r);
-	assert_near(r.achieved_tflops, 1e11 * 17 / 18 / 1e-3 / 1e12);
+	f.o.flops_per_step = 4e11;
+	fix_compute(&f, 1500, 2500);
+	assert_near(f.r.achieved_tflops, 1e11 * 17 / 18 / 1e-3 / 1e12);
 	fix_close(&f);
 }
 
@@ -324,8 +316,6 @@ Test(model, params_tokens_and_recompute)
 Test(model, zero_length_steps)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 	struct step s[3];
 
 	fix_open(&f, model_trace, 0);
@@ -337,11 +327,11 @@ Test(model, zero_length_steps)
 	s[2].end_ns = 1900 * US;
 	s[2].has_gpu = 1;
 	s[2].gpu_start_ns = s[2].gpu_end_ns = 1700 * US;
-	o.flops_per_step = 2e12;
-	o.world_size = 2;
-	mfu_compute_with(&f.d, &f.fl, s, 3, &o, 0, 2000 * US, &r);
-	cr_assert(r.has_value);
-	assert_near(r.achieved_tflops, 500);
+	f.o.flops_per_step = 2e12;
+	f.o.world_size = 2;
+	mfu_compute_with(&f.d, &f.fl, s, 3, &f.o, 0, 2000 * US, &f.r);
+	cr_assert(f.r.has_value);
+	assert_near(f.r.achieved_tflops, 500);
 	fix_close(&f);
 }
 
@@ -373,6 +363,20 @@ static const char op_trace[] =
     " ]}\n";
 
 /*
+ * Asserts f->r holds MFU by op FLOPs: achieved TFLOP/s, the peak named
+ * peak_from, and MFU their ratio.
+ */
+static void
+expect_op_flops(const struct fix *f, double achieved, double peak, const char *peak_from)
+{
+	cr_assert_str_eq(f->r.source, "op_flops");
+	assert_near(f->r.achieved_tflops, achieved);
+	assert_near(f->r.peak_tflops, peak);
+	cr_assert_str_eq(f->r.peak_from, peak_from);
+	assert_near(f->r.value, achieved / peak);
+}
+
+/*
  * aten::mm's 1e12 FLOPs spread by duration: gemm1 gets 1/4 = 0.25e12,
  * gemm2 3/4 = 0.75e12 (the memcpy takes none).  W = [1500, 4500) us, 3 ms,
  * holds all of gemm1 and half of gemm2: 0.25e12 + 0.375e12 = 0.625e12
@@ -383,8 +387,6 @@ static const char op_trace[] =
 Test(op_flops, spread_over_kernels_and_cut_by_window)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, op_trace, 0);
 	/* gemm1, gemm2, the memcpy; ops 7 and 8 */
@@ -394,32 +396,32 @@ Test(op_flops, spread_over_kernels_and_cut_by_window)
 	assert_near(f.fl.share[1], 0.75e12);
 	cr_assert_eq(f.fl.share[2], 0, "a memcpy takes no FLOPs");
 	cr_assert_eq(f.fl.max_dur_ns, 3000 * US);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 4500 * US, &r);
-	cr_assert_str_eq(r.source, "op_flops");
-	cr_assert_str_eq(r.reason, "");
-	cr_assert(r.has_achieved);
-	assert_near(r.achieved_tflops, (0.25e12 + 0.375e12) / 3e-3 / 1e12);
-	assert_near(r.achieved_tflops, 208.33333333333333);
-	cr_assert(r.has_peak);
-	assert_near(r.peak_tflops, 989.4);
-	cr_assert(r.has_value);
-	assert_near(r.value, 208.33333333333333 / 989.4);
+	fix_compute(&f, 1500, 4500);
+	cr_assert_str_eq(f.r.source, "op_flops");
+	cr_assert_str_eq(f.r.reason, "");
+	cr_assert(f.r.has_achieved);
+	assert_near(f.r.achieved_tflops, (0.25e12 + 0.375e12) / 3e-3 / 1e12);
+	assert_near(f.r.achieved_tflops, 208.33333333333333);
+	cr_assert(f.r.has_peak);
+	assert_near(f.r.peak_tflops, 989.4);
+	cr_assert(f.r.has_value);
+	assert_near(f.r.value, 208.33333333333333 / 989.4);
 
 	/* the same without a prebuilt mfu_flops */
-	mfu_compute(&f.d, f.s, f.ns, &o, 1500 * US, 4500 * US, &r);
-	cr_assert_str_eq(r.source, "op_flops");
-	assert_near(r.achieved_tflops, 208.33333333333333);
+	mfu_compute(&f.d, f.s, f.ns, &f.o, 1500 * US, 4500 * US, &f.r);
+	cr_assert_str_eq(f.r.source, "op_flops");
+	assert_near(f.r.achieved_tflops, 208.33333333333333);
 
 	/* the window [4500, 6000) holds the other half of gemm2 only */
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 4500 * US, 6000 * US, &r);
-	assert_near(r.achieved_tflops, 0.375e12 / 1.5e-3 / 1e12);
+	fix_compute(&f, 4500, 6000);
+	assert_near(f.r.achieved_tflops, 0.375e12 / 1.5e-3 / 1e12);
 
 	/* a window with no kernel: op FLOPs apply, and are 0 */
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 6000 * US, 7000 * US, &r);
-	cr_assert_str_eq(r.source, "op_flops");
-	cr_assert(r.has_value);
-	assert_near(r.achieved_tflops, 0);
-	assert_near(r.value, 0);
+	fix_compute(&f, 6000, 7000);
+	cr_assert_str_eq(f.r.source, "op_flops");
+	cr_assert(f.r.has_value);
+	assert_near(f.r.achieved_tflops, 0);
+	assert_near(f.r.value, 0);
 	fix_close(&f);
 }
 
@@ -431,16 +433,10 @@ Test(op_flops, spread_over_kernels_and_cut_by_window)
 Test(op_flops, per_device_and_its_name)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, op_trace, 1);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 3000 * US, 5000 * US, &r);
-	cr_assert_str_eq(r.source, "op_flops");
-	assert_near(r.achieved_tflops, 500);
-	assert_near(r.peak_tflops, 756);
-	cr_assert_str_eq(r.peak_from, "NVIDIA H100 PCIe");
-	assert_near(r.value, 500 / 756.0);
+	fix_compute(&f, 3000, 5000);
+	expect_op_flops(&f, 500, 756, "NVIDIA H100 PCIe");
 	fix_close(&f);
 }
 
@@ -461,16 +457,10 @@ static const char launch_ext_trace[] =
 Test(op_flops, kernel_takes_its_launch_external_id)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, launch_ext_trace, 0);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 200 * US, 1200 * US, &r);
-	cr_assert_str_eq(r.source, "op_flops");
-	assert_near(r.achieved_tflops, 200);
-	assert_near(r.peak_tflops, 1307.4);
-	cr_assert_str_eq(r.peak_from, "AMD Instinct MI300X");
-	assert_near(r.value, 200 / 1307.4);
+	fix_compute(&f, 200, 1200);
+	expect_op_flops(&f, 200, 1307.4, "AMD Instinct MI300X");
 	fix_close(&f);
 }
 
@@ -498,18 +488,16 @@ static const char zero_trace[] =
 Test(op_flops, zero_length_kernels)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, zero_trace, 0);
 	cr_assert_eq(f.d.nacts, 4);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 100 * US, 500 * US, &r);
-	assert_near(r.achieved_tflops, 375);
-	assert_near(r.value, 375 / 2250.0);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 0, 700 * US, &r);
-	assert_near(r.achieved_tflops, 4e11 / 7e-4 / 1e12);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 200 * US, 700 * US, &r);
-	assert_near(r.achieved_tflops, 500);
+	fix_compute(&f, 100, 500);
+	assert_near(f.r.achieved_tflops, 375);
+	assert_near(f.r.value, 375 / 2250.0);
+	fix_compute(&f, 0, 700);
+	assert_near(f.r.achieved_tflops, 4e11 / 7e-4 / 1e12);
+	fix_compute(&f, 200, 700);
+	assert_near(f.r.achieved_tflops, 500);
 	fix_close(&f);
 }
 
@@ -555,8 +543,6 @@ Test(op_flops, brute_force_oracle)
 	size_t nk = 0, len = 0, cap = 1 << 16;
 	char *text = malloc(cap);
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 #define EMIT(...) emit(text, &len, cap, __VA_ARGS__)
 	EMIT("{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100\"}],\n"
@@ -609,10 +595,10 @@ Test(op_flops, brute_force_oracle)
 			else if (hi > lo)
 				want += share * (double)(hi - lo) / (double)k[i].dur;
 		}
-		mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, a * US, b * US, &r);
-		cr_assert_str_eq(r.source, "op_flops");
-		cr_assert(r.has_achieved);
-		got = r.achieved_tflops * 1e12 * (double)(b - a) * 1e-6;
+		fix_compute(&f, a, b);
+		cr_assert_str_eq(f.r.source, "op_flops");
+		cr_assert(f.r.has_achieved);
+		got = f.r.achieved_tflops * 1e12 * (double)(b - a) * 1e-6;
 		cr_assert(fabs(got - want) <= 1e-9 * all,
 		    "window [%" PRId64 ", %" PRId64 ") us: %.17g FLOPs, oracle %.17g",
 		    a, b, got, want);
@@ -625,51 +611,45 @@ Test(op_flops, brute_force_oracle)
 Test(reasons, world_size_unknown)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, model_trace, 0);
-	o.flops_per_step = 8e11;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 2500 * US, &r);
-	cr_assert_str_eq(r.source, "model");
-	cr_assert_not(r.has_value);
-	cr_assert_not(r.has_achieved);
-	cr_assert(r.has_peak, "the peak is known all the same");
-	cr_assert_str_eq(r.reason, "world size unknown: give --world-size");
+	f.o.flops_per_step = 8e11;
+	fix_compute(&f, 1500, 2500);
+	cr_assert_str_eq(f.r.source, "model");
+	cr_assert_not(f.r.has_value);
+	cr_assert_not(f.r.has_achieved);
+	cr_assert(f.r.has_peak, "the peak is known all the same");
+	cr_assert_str_eq(f.r.reason, "world size unknown: give --world-size");
 	fix_close(&f);
 }
 
 Test(reasons, no_steps)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, op_trace, 0);
 	cr_assert_eq(f.ns, 0);
-	o.flops_per_step = 8e11;
-	o.world_size = 8;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 2500 * US, &r);
-	cr_assert_str_eq(r.source, "model", "model flags win over op FLOPs");
-	cr_assert_not(r.has_value);
-	cr_assert_not(r.has_achieved);
-	cr_assert_str_eq(r.reason, "no ProfilerStep annotations: MFU by steps needs steps");
+	f.o.flops_per_step = 8e11;
+	f.o.world_size = 8;
+	fix_compute(&f, 1500, 2500);
+	cr_assert_str_eq(f.r.source, "model", "model flags win over op FLOPs");
+	cr_assert_not(f.r.has_value);
+	cr_assert_not(f.r.has_achieved);
+	cr_assert_str_eq(f.r.reason, "no ProfilerStep annotations: MFU by steps needs steps");
 	fix_close(&f);
 }
 
 Test(reasons, params_without_tokens)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, model_trace, 0);
-	o.model_params = 1e9;
-	o.world_size = 4;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 2500 * US, &r);
-	cr_assert_str_eq(r.source, "model");
-	cr_assert_not(r.has_value);
-	cr_assert_str_eq(r.reason, "--model-params and --tokens-per-step go together");
+	f.o.model_params = 1e9;
+	f.o.world_size = 4;
+	fix_compute(&f, 1500, 2500);
+	cr_assert_str_eq(f.r.source, "model");
+	cr_assert_not(f.r.has_value);
+	cr_assert_str_eq(f.r.reason, "--model-params and --tokens-per-step go together");
 	fix_close(&f);
 }
 
@@ -677,8 +657,6 @@ Test(reasons, params_without_tokens)
 Test(reasons, peak_unknown_model)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 	char text[sizeof model_trace + 64];
 
 	/* model_trace with another deviceProperties line */
@@ -686,23 +664,23 @@ Test(reasons, peak_unknown_model)
 	    "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA GeForce RTX 4090\"}],\n",
 	    strchr(model_trace, '\n') + 1);
 	fix_open(&f, text, 0);
-	o.flops_per_step = 8e11;
-	o.world_size = 4;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1000 * US, 4000 * US, &r);
-	cr_assert_str_eq(r.source, "model");
-	cr_assert(r.has_achieved);
-	assert_near(r.achieved_tflops, 200);
-	cr_assert_not(r.has_peak);
-	cr_assert_null(r.peak_from);
-	cr_assert_not(r.has_value);
-	cr_assert_str_eq(r.reason, "peak of 'NVIDIA GeForce RTX 4090' unknown: give --peak-tflops");
+	f.o.flops_per_step = 8e11;
+	f.o.world_size = 4;
+	fix_compute(&f, 1000, 4000);
+	cr_assert_str_eq(f.r.source, "model");
+	cr_assert(f.r.has_achieved);
+	assert_near(f.r.achieved_tflops, 200);
+	cr_assert_not(f.r.has_peak);
+	cr_assert_null(f.r.peak_from);
+	cr_assert_not(f.r.has_value);
+	cr_assert_str_eq(f.r.reason, "peak of 'NVIDIA GeForce RTX 4090' unknown: give --peak-tflops");
 
 	/* --peak-tflops fills it in */
-	o.peak_tflops = 400;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1000 * US, 4000 * US, &r);
-	cr_assert(r.has_value);
-	assert_near(r.value, 0.5);
-	cr_assert_str_eq(r.reason, "");
+	f.o.peak_tflops = 400;
+	fix_compute(&f, 1000, 4000);
+	cr_assert(f.r.has_value);
+	assert_near(f.r.value, 0.5);
+	cr_assert_str_eq(f.r.reason, "");
 	fix_close(&f);
 }
 
@@ -715,17 +693,15 @@ Test(reasons, peak_unknown_no_device_name)
 	    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 2, \"tid\": 1, \"ts\": 100, \"dur\": 200, \"args\": {\"External id\": 9, \"device\": 2}}\n"
 	    " ]}\n";
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, text, 2);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 0, 1000 * US, &r);
-	cr_assert_str_eq(r.source, "op_flops");
-	cr_assert(r.has_achieved);
-	assert_near(r.achieved_tflops, 400);
-	cr_assert_not(r.has_peak);
-	cr_assert_not(r.has_value);
-	cr_assert_str_eq(r.reason,
+	fix_compute(&f, 0, 1000);
+	cr_assert_str_eq(f.r.source, "op_flops");
+	cr_assert(f.r.has_achieved);
+	assert_near(f.r.achieved_tflops, 400);
+	cr_assert_not(f.r.has_peak);
+	cr_assert_not(f.r.has_value);
+	cr_assert_str_eq(f.r.reason,
 	    "peak of device 2 unknown (no device name in the trace): give --peak-tflops");
 	fix_close(&f);
 }
@@ -741,13 +717,11 @@ Test(reasons, peak_unknown_device_not_listed)
 	    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 5, \"tid\": 1, \"ts\": 100, \"dur\": 200, \"args\": {\"External id\": 9, \"device\": 5}}\n"
 	    " ]}\n";
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, text, 5);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 0, 1000 * US, &r);
-	cr_assert_not(r.has_peak);
-	cr_assert_str_eq(r.reason,
+	fix_compute(&f, 0, 1000);
+	cr_assert_not(f.r.has_peak);
+	cr_assert_str_eq(f.r.reason,
 	    "peak of device 5 unknown (no device name in the trace): give --peak-tflops");
 	fix_close(&f);
 }
@@ -756,18 +730,16 @@ Test(reasons, peak_unknown_device_not_listed)
 Test(reasons, no_flops)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, model_trace, 0);
-	o.world_size = 4;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1000 * US, 4000 * US, &r);
-	cr_assert_null(r.source);
-	cr_assert_not(r.has_value);
-	cr_assert_not(r.has_achieved);
-	cr_assert(r.has_peak);
-	assert_near(r.peak_tflops, 989.4);
-	cr_assert_str_eq(r.reason,
+	f.o.world_size = 4;
+	fix_compute(&f, 1000, 4000);
+	cr_assert_null(f.r.source);
+	cr_assert_not(f.r.has_value);
+	cr_assert_not(f.r.has_achieved);
+	cr_assert(f.r.has_peak);
+	assert_near(f.r.peak_tflops, 989.4);
+	cr_assert_str_eq(f.r.reason,
 	    "no FLOPs: give --flops-per-step or --model-params/--tokens-per-step, or profile with with_flops=True");
 	fix_close(&f);
 }
@@ -775,25 +747,23 @@ Test(reasons, no_flops)
 Test(reasons, empty_window)
 {
 	struct fix f;
-	struct mfu_opts o = no_opts();
-	struct mfu_result r;
 
 	fix_open(&f, op_trace, 0);
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 2000 * US, 2000 * US, &r);
-	cr_assert_str_eq(r.source, "op_flops");
-	cr_assert_not(r.has_value);
-	cr_assert_not(r.has_achieved);
-	cr_assert_str_eq(r.reason, "empty window");
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 3000 * US, 2000 * US, &r);
-	cr_assert_str_eq(r.reason, "empty window");
+	fix_compute(&f, 2000, 2000);
+	cr_assert_str_eq(f.r.source, "op_flops");
+	cr_assert_not(f.r.has_value);
+	cr_assert_not(f.r.has_achieved);
+	cr_assert_str_eq(f.r.reason, "empty window");
+	fix_compute(&f, 3000, 2000);
+	cr_assert_str_eq(f.r.reason, "empty window");
 	fix_close(&f);
 
 	fix_open(&f, model_trace, 0);
-	o.flops_per_step = 8e11;
-	o.world_size = 4;
-	mfu_compute_with(&f.d, &f.fl, f.s, f.ns, &o, 1500 * US, 1500 * US, &r);
-	cr_assert_str_eq(r.source, "model");
-	cr_assert_not(r.has_value);
-	cr_assert_str_eq(r.reason, "empty window");
+	f.o.flops_per_step = 8e11;
+	f.o.world_size = 4;
+	fix_compute(&f, 1500, 1500);
+	cr_assert_str_eq(f.r.source, "model");
+	cr_assert_not(f.r.has_value);
+	cr_assert_str_eq(f.r.reason, "empty window");
 	fix_close(&f);
 }

@@ -17,6 +17,8 @@
 #include "trace.h"
 #include "view.h"
 
+#include "gridtext.h"
+
 /*
  * The fixture: one rank, device 0, a window W = [T0, T0 + 1000 ns) drawn on
  * 100 columns, so that column c is exactly [T0 + 10c, T0 + 10c + 10).
@@ -181,24 +183,8 @@ static const char *
 text(int y, int x0, int x1)
 {
 	static char buf[4096];
-	size_t o = 0;
 
-	for (int x = x0; x < x1 && x < F.g.w; x++) {
-		uint32_t c = grid_at(&F.g, x, y)->ch;
-
-		if (c < 0x80)
-			buf[o++] = (char)c;
-		else if (c < 0x800) {
-			buf[o++] = (char)(0xc0 | (c >> 6));
-			buf[o++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			buf[o++] = (char)(0xe0 | (c >> 12));
-			buf[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			buf[o++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	buf[o] = '\0';
-	return buf;
+	return row_utf8(&F.g, y, x0, x1, buf, sizeof buf);
 }
 
 static const char *

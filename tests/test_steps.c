@@ -13,49 +13,12 @@
 #include "steps.h"
 #include "trace.h"
 
+#include "jtrace.h"
+
 /*
- * A tiny trace writer: events are appended as JSON text (times in whole
- * microseconds), then written to a temporary file and loaded as a user's
- * file would be.  CPU events live in pid 100 (tid 1 the main thread, tid 2
- * the autograd thread); GPU activity in pid = device, tid = stream.
+ * The writers jtrace.h lacks: a launch and a kernel as separate events, so
+ * that a kernel can sit on any device and stream, or be linked to nothing.
  */
-static FILE *jf;
-static char *jtext;
-static size_t jlen;
-static int jcount;
-
-static void
-j_begin(void)
-{
-	jf = open_memstream(&jtext, &jlen);
-	cr_assert_not_null(jf);
-	fputs("{\"traceEvents\": [\n", jf);
-	jcount = 0;
-}
-
-static void
-j_sep(void)
-{
-	if (jcount++ > 0)
-		fputs(",\n", jf);
-}
-
-static void
-cpu(const char *cat, const char *name, int tid, long long ts, long long dur)
-{
-	j_sep();
-	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": 100,"
-	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld}", cat, name, tid, ts, dur);
-}
-
-static void
-step(int n, long long ts, long long dur)
-{
-	char name[64];
-
-	snprintf(name, sizeof name, "ProfilerStep#%d", n);
-	cpu("user_annotation", name, 1, ts, dur);
-}
 
 /* A cudaLaunchKernel call of 1 us on tid with correlation corr. */
 static void
@@ -69,7 +32,7 @@ launch(int tid, long long ts, int corr)
 
 /* A kernel on device dev, stream; corr < 0: not linked to any launch. */
 static void
-kernel(const char *name, int dev, int stream, long long ts, long long dur,
+dev_kernel(const char *name, int dev, int stream, long long ts, long long dur,
     int corr)
 {
 	j_sep();
@@ -79,25 +42,6 @@ kernel(const char *name, int dev, int stream, long long ts, long long dur,
 	if (corr >= 0)
 		fprintf(jf, ", \"correlation\": %d", corr);
 	fputs("}}", jf);
-}
-
-static void
-j_load(struct trace *t)
-{
-	char path[] = "/tmp/gantty-steps-XXXXXX";
-	struct load_error err;
-	int fd, rc;
-
-	fputs("\n]}\n", jf);
-	cr_assert_eq(fclose(jf), 0);
-	fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, jtext, jlen), (ssize_t)jlen);
-	close(fd);
-	free(jtext);
-	rc = load_trace(t, path, NULL, &err);
-	unlink(path);
-	cr_assert_eq(rc, 0, "load failed: %s", err.msg);
 }
 
 #define US 1000LL               /* ns per us */
@@ -121,6 +65,32 @@ assert_no_gpu(const struct step *s)
 }
 
 /*
+ * The steps of t with their GPU extents on device dev, found through
+ * metrics at the default gap.  Returns their number; *s is malloc'd.
+ */
+static size_t
+find_steps(const struct trace *t, int32_t dev, struct step **s)
+{
+	struct gpu_device d;
+	size_t n;
+
+	metrics_build(&d, t, dev, METRICS_DEFAULT_MIN_GAP_NS);
+	n = steps_find(&d, s);
+	metrics_free(&d);
+	return n;
+}
+
+/* Asserts that none of s[0..n) has a z-score or is an outlier. */
+static void
+assert_no_z(const struct step *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(s[i].z, 0.0, "step %zu", i);
+		cr_assert_not(s[i].outlier, "step %zu", i);
+	}
+}
+
+/*
  * Device 0: step 1 launches on the main thread at 10 and, as a backward
  * pass would, on the autograd thread at 50; its last launch at 95 runs at
  * [150, 170), during step 2's CPU span, and still belongs to step 1.  An
@@ -131,9 +101,9 @@ static void
 linked_trace(struct trace *t)
 {
 	j_begin();
-	step(2, 100, 100);      /* out of order in the file */
+	step(2, 100, 200);      /* out of order in the file */
 	step(1, 0, 100);
-	step(3, 300, 100);
+	step(3, 300, 400);
 	cpu("user_annotation", "ProfilerStep#4x", 1, 400, 50);
 	cpu("user_annotation", "ProfilerStep#", 1, 450, 10);
 	cpu("user_annotation", "ProfilerStep#99999999999999999999", 1, 460, 10);
@@ -144,31 +114,29 @@ linked_trace(struct trace *t)
 	    " \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 150}", jf);
 
 	launch(1, 10, 1);
-	kernel("gemm_a", 0, 7, 20, 10, 1);
+	dev_kernel("gemm_a", 0, 7, 20, 10, 1);
 	launch(2, 50, 2);
-	kernel("gemm_bwd", 0, 7, 60, 30, 2);
+	dev_kernel("gemm_bwd", 0, 7, 60, 30, 2);
 	launch(1, 95, 3);
-	kernel("gemm_late", 0, 7, 150, 20, 3);
-	kernel("unlinked", 0, 7, 5, 3, -1);
+	dev_kernel("gemm_late", 0, 7, 150, 20, 3);
+	dev_kernel("unlinked", 0, 7, 5, 3, -1);
 	launch(1, 110, 4);
-	kernel("gemm_b", 0, 7, 175, 10, 4);
+	dev_kernel("gemm_b", 0, 7, 175, 10, 4);
 	launch(2, 120, 5);
-	kernel("ncclDevKernel_ReduceScatter", 0, 22, 190, 40, 5);
+	dev_kernel("ncclDevKernel_ReduceScatter", 0, 22, 190, 40, 5);
 	launch(1, 30, 6);
-	kernel("gemm_dev1", 1, 7, 35, 265, 6);
+	dev_kernel("gemm_dev1", 1, 7, 35, 265, 6);
 	j_load(t);
 }
 
 Test(steps, gpu_extent_by_launch_time)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	size_t n;
 
 	linked_trace(&t);
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 0, &s);
 	cr_assert_eq(n, 3);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_eq(s[i].number, (int64_t)i + 1, "sorted by start");
@@ -182,19 +150,14 @@ Test(steps, gpu_extent_by_launch_time)
 	/* [175, 185) and the collective [190, 230); not device 1's kernel */
 	assert_gpu(&s[1], 175, 230);
 	assert_no_gpu(&s[2]);
-	for (size_t i = 0; i < n; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, n);
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
 Test(steps, two_devices)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	int32_t *devs;
 	size_t n;
@@ -204,14 +167,12 @@ Test(steps, two_devices)
 	cr_assert_eq(devs[0], 0);
 	cr_assert_eq(devs[1], 1);
 	free(devs);
-	metrics_build(&d, &t, 1, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 1, &s);
 	cr_assert_eq(n, 3);
 	assert_gpu(&s[0], 35, 300);     /* launched at 30, in step 1 */
 	assert_no_gpu(&s[1]);
 	assert_no_gpu(&s[2]);
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
@@ -224,59 +185,51 @@ Test(steps, two_devices)
 Test(steps, unlinked_fallback)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	size_t n;
 
 	j_begin();
-	step(1, 50, 50);
-	step(2, 100, 100);
-	step(3, 250, 50);
-	kernel("before_first_step", 0, 7, 10, 10, -1);
-	kernel("k1", 0, 7, 60, 10, -1);
-	kernel("k1_long", 0, 7, 90, 60, -1);    /* runs into step 2 */
-	kernel("k2", 0, 7, 150, 10, -1);
-	kernel("k2_gap", 0, 7, 220, 20, -1);    /* after step 2's end, before step 3 */
-	kernel("k3_after", 0, 7, 400, 10, -1);  /* after the last step's end */
+	step(1, 50, 100);
+	step(2, 100, 200);
+	step(3, 250, 300);
+	dev_kernel("before_first_step", 0, 7, 10, 10, -1);
+	dev_kernel("k1", 0, 7, 60, 10, -1);
+	dev_kernel("k1_long", 0, 7, 90, 60, -1);    /* runs into step 2 */
+	dev_kernel("k2", 0, 7, 150, 10, -1);
+	dev_kernel("k2_gap", 0, 7, 220, 20, -1);    /* after step 2's end, before step 3 */
+	dev_kernel("k3_after", 0, 7, 400, 10, -1);  /* after the last step's end */
 	launch(1, 60, 9);
-	kernel("dev1", 1, 7, 70, 10, 9);
+	dev_kernel("dev1", 1, 7, 70, 10, 9);
 	j_load(&t);
 
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 0, &s);
 	cr_assert_eq(n, 3);
 	assert_gpu(&s[0], 60, 150);
 	assert_gpu(&s[1], 150, 240);
 	assert_gpu(&s[2], 400, 410);
 	free(s);
-	metrics_free(&d);
 
-	metrics_build(&d, &t, 1, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 1, &s);
 	cr_assert_eq(n, 3);
 	assert_gpu(&s[0], 70, 80);
 	assert_no_gpu(&s[1]);
 	assert_no_gpu(&s[2]);
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
 Test(steps, no_steps)
 {
 	struct trace t;
-	struct gpu_device d;
 	struct step *s = (struct step *)&t;
 
 	j_begin();
 	cpu("user_annotation", "Optimizer.step", 1, 0, 10);
 	launch(1, 1, 1);
-	kernel("k", 0, 7, 5, 5, 1);
+	dev_kernel("k", 0, 7, 5, 5, 1);
 	j_load(&t);
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	cr_assert_eq(steps_find(&d, &s), 0);
+	cr_assert_eq(find_steps(&t, 0, &s), 0);
 	cr_assert_null(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
@@ -285,21 +238,19 @@ Test(steps, find_flags_the_slow_step)
 {
 	static const long long dur[] = { 100, 101, 99, 100, 102, 98, 300 };
 	struct trace t;
-	struct gpu_device d;
 	struct step *s;
 	long long ts = 1000;
 	size_t n;
 
 	j_begin();
 	for (int i = 0; i < 7; i++) {
-		step(i + 10, ts, dur[i]);
+		step(i + 10, ts, ts + dur[i]);
 		ts += dur[i];
 	}
 	launch(1, 1001, 1);
-	kernel("k", 0, 7, 1005, 5, 1);
+	dev_kernel("k", 0, 7, 1005, 5, 1);
 	j_load(&t);
-	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
-	n = steps_find(&d, &s);
+	n = find_steps(&t, 0, &s);
 	cr_assert_eq(n, 7);
 	/*
 	 * Sorted: 98 99 100 100 101 102 300, median 100; deviations
@@ -313,7 +264,6 @@ Test(steps, find_flags_the_slow_step)
 	cr_assert_float_eq(s[4].z, 2 / 1.4826, 1e-9);   /* 102 */
 	cr_assert_float_eq(s[5].z, -2 / 1.4826, 1e-9);  /* 98 */
 	free(s);
-	metrics_free(&d);
 	trace_free(&t);
 }
 
@@ -416,10 +366,7 @@ Test(outliers, mad_zero_uses_mean_deviation)
 	 */
 	cr_assert_float_eq(s[9].z, 4.43274, 1e-4);
 	cr_assert(s[9].outlier);
-	for (int i = 0; i < 9; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, 9);
 	free(s);
 
 	s = make_steps(dur2, 5);
@@ -436,10 +383,7 @@ Test(outliers, all_equal)
 	struct step *s = make_steps(dur, 6);
 
 	steps_outliers(s, 6);
-	for (int i = 0; i < 6; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, 6);
 	free(s);
 }
 
@@ -449,10 +393,7 @@ Test(outliers, fewer_than_five_steps)
 	struct step *s = make_steps(dur, 4);
 
 	steps_outliers(s, 4);
-	for (int i = 0; i < 4; i++) {
-		cr_assert_eq(s[i].z, 0.0);
-		cr_assert_not(s[i].outlier);
-	}
+	assert_no_z(s, 4);
 	free(s);
 	steps_outliers(NULL, 0);
 }

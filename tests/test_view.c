@@ -17,7 +17,7 @@
 
 #define US 1000LL               /* ns per us */
 
-#include "jtrace.h"
+#include "fsdp2.h"
 
 /*
  * The navigation trace: steps 1..7, step i at [3000 i, 3000 i + d_i) with
@@ -49,7 +49,8 @@ nav_trace(struct trace *t)
 }
 
 /*
- * The FSDP2 step of test_layers.c.  Layers, in order (GPU extents in us;
+ * The FSDP2 step of fsdp2.h (shared with test_layers.c), without its
+ * nn.Module span.  Layers, in order (GPU extents in us;
  * own exposed comm):
  *   0 (root) forward   [20,150)   0
  *   1 layers.0 forward [20,100)  30
@@ -58,48 +59,6 @@ nav_trace(struct trace *t)
  *   4 layers.0 backward [310,380) 40
  * GPU activity [20,520); gaps [150,230) and [380,500).
  */
-static void
-fsdp2_trace(struct trace *t)
-{
-	j_begin();
-	step(1, 0, 1000);
-	ann("FSDP::pre_forward ()", 1, 2, 8);
-	ann("FSDP::root_pre_forward", 1, 3, 7);
-	ann("FSDP::pre_forward (layers.0)", 1, 10, 60);
-	ann("FSDP::all_gather (layers.0)", 1, 12, 20);
-	kernel(1, 14, "ncclDevKernel_AllGather_RING_LL", 20, 50);
-	ann("FSDP::all_gather_copy_out (layers.0)", 1, 22, 30);
-	kernel(1, 24, "copy_out_0", 50, 55);
-	ann("FSDP::all_gather (layers.1)", 1, 35, 45);
-	kernel(1, 38, "ncclDevKernel_AllGather_RING_LL", 55, 85);
-	kernel(1, 62, "gemm_fwd_0", 55, 100);
-	ann("FSDP::post_forward (layers.0)", 1, 70, 75);
-	ann("FSDP::pre_forward (layers.1)", 1, 80, 90);
-	ann("FSDP::all_gather_copy_out (layers.1)", 1, 82, 86);
-	kernel(1, 83, "copy_out_1", 100, 105);
-	kernel(1, 92, "gemm_fwd_1", 105, 150);
-	ann("FSDP::post_forward (layers.1)", 1, 95, 100);
-	ann("FSDP::post_forward", 1, 150, 160);
-	kernel(1, 500, "ncclDevKernel_AllReduce_RING_LL", 500, 520);
-
-	ann("FSDP::pre_backward (layers.1)", 2, 200, 220);
-	ann("FSDP::all_gather (layers.1)", 2, 202, 210);
-	kernel(2, 204, "ncclDevKernel_AllGather_RING_LL", 230, 260);
-	ann("FSDP::backward_prefetch for layers.0", 2, 211, 219);
-	ann("FSDP::all_gather (layers.0)", 2, 212, 218);
-	kernel(2, 214, "ncclDevKernel_AllGather_RING_LL", 260, 290);
-	kernel(2, 222, "gemm_bwd_1", 260, 300);
-	ann("FSDP::post_backward_reshard (layers.1)", 2, 230, 235);
-	ann("FSDP::post_backward_reduce (layers.1)", 2, 236, 250);
-	kernel(2, 240, "ncclDevKernel_ReduceScatter_RING_LL", 300, 340);
-	ann("FSDP::pre_backward (layers.0)", 2, 260, 270);
-	kernel(2, 272, "gemm_bwd_0", 310, 330);
-	ann("FSDP::post_backward_accumulate (layers.0)", 2, 280, 282);
-	ann("FSDP::post_backward_reduce (layers.0)", 2, 285, 295);
-	kernel(2, 290, "ncclDevKernel_ReduceScatter_RING_LL", 340, 380);
-	ann("FSDP::root_post_backward", 2, 300, 310);
-	j_load(t);
-}
 
 /* Up to two traces, their analyses (device 0, default options) and a view. */
 struct fix {
@@ -132,6 +91,14 @@ fix_view(struct fix *f, size_t n, int cols)
 			t1 = f->t[i].end_ns;
 	}
 	view_init(&f->v, f->an, n, t0, t1, cols);
+}
+
+/* The navigation trace alone in a view cols columns wide. */
+static void
+fix_nav(struct fix *f, int cols)
+{
+	nav_trace(&f->t[0]);
+	fix_view(f, 1, cols);
 }
 
 static void
@@ -470,8 +437,7 @@ Test(nav, init_fits_gpu_activity)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	cr_assert_eq(f.v.t0_ns, 3000 * US);
 	cr_assert_eq(f.v.t1_ns, 21895 * US);
 	assert_window(&f.v, 3050 * US, 21845 * US);
@@ -491,8 +457,7 @@ Test(nav, steps_forward_and_backward)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	/*
 	 * The centre is 12447.5 us, in step 4 ([12050,12840) on the GPU): the
 	 * next step starting after it is step 5, GPU [15050,17050).
@@ -550,8 +515,7 @@ Test(nav, outliers_wrap)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	for (size_t i = 0; i < 7; i++)
 		cr_assert_eq(f.an[0].steps[i].outlier, i == 1 || i == 4,
 		    "step %zu z %.2f", i + 1, f.an[0].steps[i].z);
@@ -616,7 +580,7 @@ Test(nav, layers_in_execution_order)
 {
 	struct fix f;
 
-	fsdp2_trace(&f.t[0]);
+	fsdp2_trace(&f.t[0], FSDP2_PLAIN);
 	fix_view(&f, 1, 100);
 	cr_assert_eq(f.an[0].nlayers, 5);
 	assert_window(&f.v, 20 * US, 520 * US);
@@ -664,7 +628,7 @@ Test(nav, worst_layer_in_view)
 {
 	struct fix f;
 
-	fsdp2_trace(&f.t[0]);
+	fsdp2_trace(&f.t[0], FSDP2_PLAIN);
 	fix_view(&f, 1, 100);
 	/* Everything in view: layers.1 backward, 50 us. */
 	cr_assert_eq(view_do(&f.v, CMD_WORST_LAYER), VIEW_RECALC);
@@ -726,8 +690,7 @@ Test(nav, gaps)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	cr_assert_eq(f.an[0].dev.ngaps, 12);
 	/* From the cursor at 9000 us: gap 4 [9860,12050), a third of the screen. */
 	cursor_at(&f.v, 9000);
@@ -799,8 +762,7 @@ Test(search, next_previous_case_insensitive)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	view_set_window(&f.v, 10000 * US, 14000 * US, 0);
 	view_set_cursor(&f.v, 100);     /* 12000 us */
 	/* The first match at or after the cursor: A of step 4 at 12050. */
@@ -862,8 +824,7 @@ Test(search, wraps_backward_and_repeats)
 {
 	struct fix f;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 200);
+	fix_nav(&f, 200);
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_MATCH), VIEW_REPAINT);
 	cr_assert_str_eq(f.v.message, "no search yet: / searches");
 	view_set_cursor(&f.v, 0);       /* 3050 us */
@@ -945,7 +906,7 @@ Test(ranks, cycle_and_recalc)
 	int64_t s, e;
 
 	nav_trace(&f.t[0]);
-	fsdp2_trace(&f.t[1]);
+	fsdp2_trace(&f.t[1], FSDP2_PLAIN);
 	fix_view(&f, 2, 120);
 	/* Bounds over both traces; the window over both's GPU activity. */
 	cr_assert_eq(f.v.t0_ns, 0);
@@ -1005,8 +966,7 @@ Test(ranks, mfu_follows_the_options)
 	struct analysis_opts o;
 	struct mfu_result want;
 
-	nav_trace(&f.t[0]);
-	fix_view(&f, 1, 100);
+	fix_nav(&f, 100);
 	/* No FLOPs anywhere: unknown, with a reason. */
 	cr_assert_eq(f.v.mfu.has_value, 0);
 	cr_assert_neq(f.v.mfu.reason[0], '\0');
