@@ -665,8 +665,9 @@ validate(const struct trace *t, char *why, size_t whysize)
 		CHECK(e->link == EV_NONE || e->link < t->nevents, "event link");
 		CHECK(e->cls <= CLASS_MEMORY, "event class");
 		CHECK(e->ph == 'X' || e->ph == 'i' || e->ph == 'C', "event phase");
-		CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) && in_time(e->dur_ns) &&
-		    in_time(e->ts_ns + e->dur_ns), "event time");
+		/* Both ends lie within +-TRACE_TIME_MAX (the length may not). */
+		CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) &&
+		    e->dur_ns <= TRACE_TIME_MAX - e->ts_ns, "event time");
 	}
 	for (size_t i = 0; i < t->nflows; i++) {
 		const struct flow *f = &t->flows[i];

@@ -203,7 +203,7 @@ Test(cache, round_trip_keeps_warnings_and_stop_reason)
 		"invalid-after-events.json", "cut-mid-event.json", "begin-end-unpaired.json",
 		"control-chars.json", "negative-dur.json", "flows-unpaired.json",
 		"extreme-times.json", "missing-fields.json", "zero-events.json",
-		"beyond-int64.json", "trailing-garbage.json",
+		"beyond-int64.json", "trailing-garbage.json", "begin-end-huge.json",
 	};
 	char src[256];
 
@@ -278,34 +278,38 @@ slurp(const struct cache_key *k, size_t *len, char *file, size_t filesize)
 static void
 spill(const char *file, const void *buf, size_t len)
 {
-	int fd = open(file, O_WRONLY | O_TRUNC);
+	/* Not O_TRUNC: ext4 flushes a file truncated to 0 when it is closed. */
+	int fd = open(file, O_WRONLY);
 
 	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, buf, len), (ssize_t)len);
+	cr_assert_eq(pwrite(fd, buf, len, 0), (ssize_t)len);
+	cr_assert_eq(ftruncate(fd, (off_t)len), 0);
 	close(fd);
 }
 
-Test(cache, truncated_and_flipped_caches_are_refused)
+/*
+ * Cuts the cache of src short at every step bytes (every byte of the header)
+ * and flips one bit at every step bytes (every header byte): all refused.
+ */
+static void
+cut_and_flip(const char *src, const char *name, size_t steps)
 {
 	struct trace a, b;
 	struct cache_key k;
 	char why[512], file[PATH_MAX];
 	unsigned char *good, *bad;
 	size_t len, step;
-	char *path = copy_in("share/example.json.gz", "example.json.gz");
+	char *path = copy_in(src, name);
 
 	load_and_store(&a, path, &k);
 	good = slurp(&k, &len, file, sizeof file);
-	bad = xmalloc(len);
-
-	/* Cut short everywhere in the header, then every step bytes. */
-	step = len / 1500 + 1;
-	for (size_t cut = 0; cut < len; cut += cut < 2 * sizeof(struct cache_header) ? 1 : step) {
+	bad = xmalloc(len + 1);
+	step = len / steps + 1;
+	for (size_t cut = 0; cut < len; cut += cut <= sizeof(struct cache_header) ? 1 : step) {
 		spill(file, good, cut);
 		cr_assert_neq(cache_load(&b, path, cdir, &k, why, sizeof why), 0,
 		    "cut at %zu accepted", cut);
 	}
-	/* One byte flipped: every header byte, then every step bytes. */
 	for (size_t at = 0; at < len; at += at < sizeof(struct cache_header) ? 1 : step) {
 		memcpy(bad, good, len);
 		bad[at] ^= (unsigned char)(1u << (at % 8));
@@ -315,13 +319,8 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 	}
 	/* A byte appended. */
 	memcpy(bad, good, len);
-	spill(file, bad, len);
-	{
-		int fd = open(file, O_WRONLY | O_APPEND);
-
-		cr_assert_eq(write(fd, "x", 1), 1);
-		close(fd);
-	}
+	bad[len] = 'x';
+	spill(file, bad, len + 1);
 	cr_assert_neq(cache_load(&b, path, cdir, &k, why, sizeof why), 0);
 	cr_assert_str_eq(why, "corrupt: size");
 
@@ -334,6 +333,13 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 	free(bad);
 	trace_free(&a);
 	cache_key_free(&k);
+}
+
+Test(cache, truncated_and_flipped_caches_are_refused)
+{
+	/* Every byte of a small cache; 300 places in a larger one. */
+	cut_and_flip("tests/fixtures/small.json", "small.json", SIZE_MAX);
+	cut_and_flip("share/example.json.gz", "example.json.gz", 300);
 }
 
 /* The byte offset of each section after the header, from its counts. */
