@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 static char tmpdir[64];         /* a private directory per test */
 static char cdir[128];          /* the cache directory in it */
@@ -513,6 +515,50 @@ Test(cache, unwritable_directory_is_not_an_error)
 		cr_assert_not_null(strstr(note, "not written"), "%s", note);
 		trace_free(&b);
 	}
+	trace_free(&a);
+}
+
+/* Counts the files in cdir other than . and .. (temporaries included). */
+static int
+count_files(void)
+{
+	DIR *d = opendir(cdir);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+Test(cache, full_disk_leaves_nothing_behind)
+{
+	struct trace a, b;
+	struct cache_key k;
+	struct rlimit old, small;
+	char why[512];
+	char *path = copy_in("share/example.json.gz", "example.json.gz");
+	int rc;
+
+	/* A file size limit fails the write as a full disk would (EFBIG, not ENOSPC). */
+	load_file(&a, path);
+	cr_assert_eq(cache_key_get(&k, path, why, sizeof why), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 64 * 1024;
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	rc = cache_store(&a, cdir, &k, why, sizeof why);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	cr_assert_neq(rc, 0);
+	cr_assert_not_null(strstr(why, "writing "), "%s", why);
+	cr_assert_eq(count_files(), 0, "a temporary file was left behind");
+	cr_assert_neq(cache_load(&b, path, cdir, &k, why, sizeof why), 0);
+	cache_key_free(&k);
 	trace_free(&a);
 }
 
