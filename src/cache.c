@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,19 @@
  * payload_hash covers every byte after the header; header_hash the header
  * with header_hash zeroed.
  */
+/*
+ * Records are stored as they are in memory; those with padding or spare
+ * fields are copied field by field (write_payload), so a field added to
+ * them must be added there too, and CACHE_FORMAT_VERSION bumped.  These
+ * make such a change fail the build here rather than lose the field.
+ */
+_Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
+_Static_assert(sizeof(struct event_args) == 48, "struct event_args changed: see cache.c");
+_Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
+_Static_assert(sizeof(struct flow) == 32 && offsetof(struct flow, event) == 24,
+    "struct flow changed: see cache.c");
+_Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: see cache.c");
+
 #define CACHE_MAGIC "GANTTYC\n"
 #define CACHE_BYTE_ORDER 0x0102030405060708ull
 

@@ -40,6 +40,13 @@ struct trace;
 struct load_opts;
 struct load_error;
 
+/*
+ * Bump when the file's layout changes, and whenever the loader or
+ * trace_finalize() changes what they build from the same file (caches
+ * written before would otherwise give the old model until the file
+ * changes; the gantty version is in the key too, but not every change
+ * bumps it).  A field added to struct trace must be stored in cache.c.
+ */
 #define CACHE_FORMAT_VERSION 1
 #define CACHE_RACY_S 2
 
