@@ -138,6 +138,8 @@ hash_update(struct hash *h, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
+	if (len == 0)
+		return;         /* data may be NULL (an empty array) */
 	h->total += len;
 	if (h->nbuf > 0) {
 		size_t take = 32 - h->nbuf < len ? 32 - h->nbuf : len;
@@ -376,6 +378,8 @@ w_flush(struct writer *w)
 static void
 w_put(struct writer *w, const void *data, size_t len)
 {
+	if (len == 0)
+		return;         /* data may be NULL (an empty array) */
 	hash_update(&w->h, data, len);
 	if (w->nbuf + len > WBUF_SIZE) {
 		w_flush(w);

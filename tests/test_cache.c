@@ -88,6 +88,13 @@ load_and_store(struct trace *t, const char *path, struct cache_key *k)
 	cr_assert_eq(cache_store(t, cdir, k, why, sizeof why), 0, "%s", why);
 }
 
+/* memcmp for arrays that may be NULL when empty. */
+static int
+same_bytes(const void *a, const void *b, size_t n)
+{
+	return n == 0 || memcmp(a, b, n) == 0;
+}
+
 static void
 assert_same_trace(const struct trace *a, const struct trace *b)
 {
@@ -95,11 +102,11 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 	cr_assert_eq(a->strs.count, b->strs.count);
 	for (uint32_t i = 0; i < a->strs.count; i++) {
 		cr_assert_eq(a->strs.lens[i], b->strs.lens[i]);
-		cr_assert_eq(memcmp(a->strs.strs[i], b->strs.strs[i], a->strs.lens[i] + 1), 0);
+		cr_assert(same_bytes(a->strs.strs[i], b->strs.strs[i], a->strs.lens[i] + 1));
 		cr_assert_eq(strtab_find(&b->strs, a->strs.strs[i], a->strs.lens[i]), i);
 	}
 	cr_assert_eq(a->nevents, b->nevents);
-	cr_assert_eq(memcmp(a->events, b->events, a->nevents * sizeof *a->events), 0);
+	cr_assert(same_bytes(a->events, b->events, a->nevents * sizeof *a->events));
 	cr_assert_eq(a->nargs, b->nargs);
 	for (size_t i = 0; i < a->nargs; i++) {
 		const struct event_args *x = &a->args[i], *y = &b->args[i];
@@ -110,7 +117,7 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 		    x->device == y->device && x->stream == y->stream && x->comm == y->comm);
 	}
 	cr_assert_eq(a->ncomms, b->ncomms);
-	cr_assert_eq(memcmp(a->comms, b->comms, a->ncomms * sizeof *a->comms), 0);
+	cr_assert(same_bytes(a->comms, b->comms, a->ncomms * sizeof *a->comms));
 	cr_assert_eq(a->nflows, b->nflows);
 	for (size_t i = 0; i < a->nflows; i++) {
 		const struct flow *x = &a->flows[i], *y = &b->flows[i];
@@ -132,22 +139,22 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 		cr_assert_eq(x->index.n, y->index.n);
 		cr_assert_eq(x->index.max_level, y->index.max_level);
 		if (x->index.n > 0)
-			cr_assert_eq(memcmp(x->index.maxend_ns, y->index.maxend_ns,
-			    x->index.n * sizeof(int64_t)), 0);
+			cr_assert(same_bytes(x->index.maxend_ns, y->index.maxend_ns,
+			    x->index.n * sizeof(int64_t)));
 		cr_assert_eq(x->busy.n, y->busy.n);
 		if (x->busy.n > 0) {
-			cr_assert_eq(memcmp(x->busy.start_ns, y->busy.start_ns,
-			    x->busy.n * sizeof(int64_t)), 0);
-			cr_assert_eq(memcmp(x->busy.end_ns, y->busy.end_ns,
-			    x->busy.n * sizeof(int64_t)), 0);
-			cr_assert_eq(memcmp(x->busy.prefix_ns, y->busy.prefix_ns,
-			    (x->busy.n + 1) * sizeof(int64_t)), 0);
+			cr_assert(same_bytes(x->busy.start_ns, y->busy.start_ns,
+			    x->busy.n * sizeof(int64_t)));
+			cr_assert(same_bytes(x->busy.end_ns, y->busy.end_ns,
+			    x->busy.n * sizeof(int64_t)));
+			cr_assert(same_bytes(x->busy.prefix_ns, y->busy.prefix_ns,
+			    (x->busy.n + 1) * sizeof(int64_t)));
 		}
 		cr_assert_eq(ivset_total(&x->busy), ivset_total(&y->busy));
 	}
 	cr_assert_eq(a->ncats, b->ncats);
-	cr_assert_eq(memcmp(a->cats, b->cats, a->ncats * sizeof *a->cats), 0);
-	cr_assert_eq(memcmp(a->cat_kinds, b->cat_kinds, a->ncats), 0);
+	cr_assert(same_bytes(a->cats, b->cats, a->ncats * sizeof *a->cats));
+	cr_assert(same_bytes(a->cat_kinds, b->cat_kinds, a->ncats));
 	cr_assert_eq(a->ndevices, b->ndevices);
 	for (size_t i = 0; i < a->ndevices; i++) {
 		const struct device_prop *x = &a->devices[i], *y = &b->devices[i];
@@ -158,15 +165,15 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 		    x->total_mem == y->total_mem);
 	}
 	cr_assert_eq(a->ndevices_seen, b->ndevices_seen);
-	cr_assert_eq(memcmp(a->devices_seen, b->devices_seen,
-	    a->ndevices_seen * sizeof *a->devices_seen), 0);
+	cr_assert(same_bytes(a->devices_seen, b->devices_seen,
+	    a->ndevices_seen * sizeof *a->devices_seen));
 	cr_assert(a->rank == b->rank && a->world_size == b->world_size &&
 	    a->has_distributed == b->has_distributed && a->dist_rank == b->dist_rank &&
 	    a->dist_backend == b->dist_backend && a->base_time_ns == b->base_time_ns &&
 	    a->has_base_time == b->has_base_time && a->legacy_array == b->legacy_array &&
 	    a->objects == b->objects && a->start_ns == b->start_ns &&
 	    a->end_ns == b->end_ns);
-	cr_assert_eq(memcmp(&a->warn, &b->warn, sizeof a->warn), 0);
+	cr_assert(same_bytes(&a->warn, &b->warn, sizeof a->warn));
 	cr_assert_eq(a->stop_reason == NULL, b->stop_reason == NULL);
 	if (a->stop_reason != NULL)
 		cr_assert_str_eq(a->stop_reason, b->stop_reason);
