@@ -219,7 +219,7 @@ struct cli {
 	int align;              /* --align=collective */
 	enum report_format fmt;
 	int quiet;
-	int verbose;             /* -v: notes on the cache */
+	int verbose;            /* -v: notes on the cache */
 	int no_cache;
 	const char *window;
 	int64_t rank;           /* -1: all */
