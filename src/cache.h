@@ -26,9 +26,9 @@
  * is never an error for the caller.
  *
  * Costs: cache_load() reads the file in one read() per array and checks it in
- * O(size); cache_store() writes it in O(size).  The file is about 60% of the
- * model's memory (the interval indexes are stored, the string hash is
- * rebuilt).
+ * O(size); cache_store() writes it in O(size).  The file is about 30% of
+ * the JSON's size (the interval indexes and busy sets are stored, the
+ * string hash table is rebuilt).
  */
 #ifndef GANTTY_CACHE_H
 #define GANTTY_CACHE_H
