@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <regex.h>
@@ -20,6 +21,7 @@
 
 #include "align.h"
 #include "analysis.h"
+#include "cache.h"
 #include "crossrank.h"
 #include "diff.h"
 #include "grid.h"
@@ -82,7 +84,10 @@ static const char usage_text[] =
     "                         the cross-rank tables and the rank x step matrix\n"
     "                         of thousands of ranks without their traces;\n"
     "                         with --rank=N, open rank N's trace\n"
+    "  --no-cache             neither read nor write the cache of loaded traces\n"
+    "                         ($XDG_CACHE_HOME/gantty, else ~/.cache/gantty)\n"
     "  -q, --quiet            no progress or warnings on standard error\n"
+    "  -v, --verbose          say what the cache did for each file\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
@@ -212,7 +217,7 @@ enum {
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
 	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
-	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE,
+	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE,
 };
 
 enum mode {
@@ -233,6 +238,8 @@ struct cli {
 	int align;              /* --align=collective */
 	enum report_format fmt;
 	int quiet;
+	int verbose;            /* -v: notes on the cache */
+	int no_cache;
 	const char *window;
 	int64_t rank;           /* -1: all */
 	const char *pattern;
@@ -274,6 +281,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "diff-steps", required_argument, NULL, OPT_DIFF_STEPS },
 		{ "compare", no_argument, NULL, OPT_COMPARE },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -286,7 +295,7 @@ parse_args(int argc, char **argv, struct cli *c)
 	c->height = 40;
 	c->color = STYLE_COLOR_AUTO;
 	c->opts.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
-	while ((ch = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "qvhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_REPORT:
 			c->mode = MODE_REPORT;
@@ -427,6 +436,12 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'q':
 			c->quiet = 1;
 			break;
+		case 'v':
+			c->verbose = 1;
+			break;
+		case OPT_NO_CACHE:
+			c->no_cache = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
@@ -508,6 +523,7 @@ set_window(struct cli *c, int64_t origin_ns, int64_t last_ns)
 struct loader {
 	const struct input_list *in;
 	const struct cli *cli;
+	const char *cache_dir;          /* NULL: no cache */
 	struct trace **slot;            /* per input: the trace, or NULL */
 	struct load_error *err;         /* per input */
 	size_t next, done;
@@ -526,6 +542,7 @@ load_worker(void *arg)
 		struct trace *t;
 		struct progress prog;
 		struct load_opts lopts = { NULL, &prog };
+		char note[PATH_MAX + 1024];
 
 		pthread_mutex_lock(&L->mu);
 		i = L->next++;
@@ -539,12 +556,15 @@ load_worker(void *arg)
 		/* per-file progress only when there is one file (one line to update) */
 		if (L->in->n == 1 && !L->cli->quiet && isatty(STDERR_FILENO))
 			lopts.progress = show_progress;
-		if (load_trace(t, L->in->v[i].path, &lopts, &L->err[i]) < 0) {
+		if (cache_load_trace(t, L->in->v[i].path, &lopts, &L->err[i],
+		    L->cache_dir, note, sizeof note) < 0) {
 			free(t);
 			t = NULL;
 		}
 		if (prog.shown)
 			fputs("\r\033[K", stderr);
+		if (L->cli->verbose && note[0] != '\0')
+			fprintf(stderr, "gantty: %s\n", note);
 		pthread_mutex_lock(&L->mu);
 		L->slot[i] = t;
 		L->done++;
@@ -567,6 +587,7 @@ load_all(const struct input_list *in, const struct cli *c, struct trace **traces
     size_t *ntraces, int64_t *origin, int64_t *last)
 {
 	struct loader L;
+	char cache[PATH_MAX];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t nthreads = ncpu < 1 ? 1 : (size_t)ncpu;
 	pthread_t tids[16];
@@ -580,6 +601,8 @@ load_all(const struct input_list *in, const struct cli *c, struct trace **traces
 	memset(&L, 0, sizeof L);
 	L.in = in;
 	L.cli = c;
+	if (!c->no_cache && cache_dir(cache, sizeof cache) == 0)
+		L.cache_dir = cache;
 	L.slot = xcalloc(in->n, sizeof *L.slot);
 	L.err = xcalloc(in->n, sizeof *L.err);
 	pthread_mutex_init(&L.mu, NULL);

@@ -9,6 +9,9 @@ set -u
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gantty-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# Every run of gantty in a test caches into this private directory, never
+# the user's, so no test sees a cache left by another or by a previous run.
+XDG_CACHE_HOME=$tmp/cache; export XDG_CACHE_HOME
 
 n_pass=0
 n_fail=0

@@ -356,7 +356,7 @@ check "64 ranks: every rank's bubble lane on one 120x90 screen" \
 send many r
 wait_for many "rank 1 dev 1 (2/64)" "64 ranks: r moves to rank 1"
 send many m
-wait_for many "[rank x step]" "64 ranks: m shows the rank x step matrix"
+wait_for many "Enter its lanes" "64 ranks: m shows the rank x step matrix"
 check "64 ranks: the matrix has a row per rank" \
     test "$(grep -c '^.rank [0-9]*/[0-9] ' "$tmp/screen")" -eq 64
 check "64 ranks: the matrix marks rank 1" grep -q '^.rank 1/1 ' "$tmp/screen"
@@ -377,8 +377,9 @@ T new-window -d -n rep "env PS1='gantty-test\$ ' ENV= sh"
 T resize-window -t rep -x 120 -y 40
 poll shows rep 'gantty-test$' || fail "rep: no shell prompt"
 T send-keys -t rep "sh '$tmp/run.sh' --reports '$tmp/rep'; echo status=\$?" Enter
-wait_for rep "4 ranks, 5 steps" "reports: the matrix of 4 ranks"
-check "reports: the hint offers opening a trace" grep -qF "Enter open its trace" "$tmp/screen"
+# the hint line is drawn last: once it shows, the whole frame does
+wait_for rep "Enter open its trace" "reports: the hint offers opening a trace"
+check "reports: the matrix of 4 ranks" grep -qF "4 ranks, 5 steps" "$tmp/screen"
 send rep r r
 wait_for rep "rank 2/2: 5 of 5 steps" "reports: r r moves to rank 2"
 send rep Enter
