@@ -616,3 +616,168 @@ metrics_top_kernels(const struct gpu_device *d, int64_t a_ns, int64_t b_ns,
 	free(tot);
 	return k;
 }
+
+/* ---- the kernel index ------------------------------------------------ */
+
+void
+metrics_kernel_index_build(struct kernel_index *ki, const struct gpu_device *d)
+{
+	const struct trace *t = d->t;
+	size_t nslots = (size_t)t->strs.count * 4, n = d->nacts;
+	uint32_t *slot, *keyof, *fill;
+	int64_t sum = 0;
+
+	memset(ki, 0, sizeof *ki);
+	ki->usable = 1;
+	slot = xmalloc((nslots ? nslots : 1) * sizeof *slot);
+	memset(slot, 0xff, (nslots ? nslots : 1) * sizeof *slot);
+	keyof = xmalloc((n ? n : 1) * sizeof *keyof);
+	/* keys in order of first appearance; counts into first[k + 1] */
+	for (size_t i = 0; i < n; i++) {
+		const struct event *e = &t->events[d->acts[i]];
+		size_t key = (size_t)e->name * 4 + (e->cls & 3);
+
+		if (slot[key] == UINT32_MAX)
+			slot[key] = (uint32_t)ki->nkeys++;
+		keyof[i] = slot[key];
+	}
+	free(slot);
+	ki->first = xcalloc(ki->nkeys + 1, sizeof *ki->first);
+	ki->name = xcalloc(ki->nkeys ? ki->nkeys : 1, sizeof *ki->name);
+	ki->cls = xcalloc(ki->nkeys ? ki->nkeys : 1, sizeof *ki->cls);
+	ki->maxdur = xcalloc(ki->nkeys ? ki->nkeys : 1, sizeof *ki->maxdur);
+	for (size_t i = 0; i < n; i++) {
+		const struct event *e = &t->events[d->acts[i]];
+		uint32_t k = keyof[i];
+
+		ki->first[k + 1]++;
+		ki->name[k] = e->name;
+		ki->cls[k] = e->cls;
+		if (e->dur_ns > ki->maxdur[k])
+			ki->maxdur[k] = e->dur_ns;
+	}
+	for (size_t k = 0; k < ki->nkeys; k++)
+		ki->first[k + 1] += ki->first[k];
+	/* a stable counting sort keeps each key's activities by start */
+	ki->order = xmalloc((n ? n : 1) * sizeof *ki->order);
+	fill = xmalloc((ki->nkeys ? ki->nkeys : 1) * sizeof *fill);
+	memcpy(fill, ki->first, ki->nkeys * sizeof *fill);
+	for (size_t i = 0; i < n; i++)
+		ki->order[fill[keyof[i]]++] = d->acts[i];
+	free(fill);
+	free(keyof);
+	ki->prefix = xmalloc((n + 1) * sizeof *ki->prefix);
+	ki->prefix[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t dur = t->events[ki->order[i]].dur_ns;
+
+		if (dur > INT64_MAX - sum) {
+			ki->usable = 0;         /* hostile durations: scan instead */
+			dur = 0;
+		}
+		sum += dur;
+		ki->prefix[i + 1] = sum;
+	}
+}
+
+void
+metrics_kernel_index_free(struct kernel_index *ki)
+{
+	free(ki->first);
+	free(ki->name);
+	free(ki->cls);
+	free(ki->maxdur);
+	free(ki->order);
+	free(ki->prefix);
+	memset(ki, 0, sizeof *ki);
+}
+
+/* The first position in order[lo .. hi) whose activity starts at or after ts. */
+static size_t
+key_lower_bound(const struct trace *t, const uint32_t *order, size_t lo,
+    size_t hi, int64_t ts)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->events[order[mid]].ts_ns < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t
+metrics_top_kernels_indexed(const struct gpu_device *d,
+    const struct kernel_index *ki, int64_t a_ns, int64_t b_ns,
+    struct kernel_total *out, size_t k)
+{
+	size_t starting;
+
+	if (k == 0 || b_ns <= a_ns || d->nacts == 0)
+		return 0;
+	/* few activities per key in the window: the scan is cheaper */
+	starting = acts_lower_bound(d, b_ns) - acts_lower_bound(d, a_ns);
+	if (!ki->usable || starting < 8 * ki->nkeys)
+		return metrics_top_kernels(d, a_ns, b_ns, out, k);
+	return metrics_top_kernels_by_index(d, ki, a_ns, b_ns, out, k);
+}
+
+size_t
+metrics_top_kernels_by_index(const struct gpu_device *d,
+    const struct kernel_index *ki, int64_t a_ns, int64_t b_ns,
+    struct kernel_total *out, size_t k)
+{
+	const struct trace *t = d->t;
+	struct kernel_total *tot;
+	size_t ntot = 0;
+
+	if (k == 0 || b_ns <= a_ns || ki->nkeys == 0)
+		return 0;
+	tot = xmalloc(ki->nkeys * sizeof *tot);
+	for (size_t key = 0; key < ki->nkeys; key++) {
+		size_t f = ki->first[key], l = ki->first[key + 1];
+		size_t lo = key_lower_bound(t, ki->order, f, l, a_ns);
+		size_t hi = key_lower_bound(t, ki->order, lo, l, b_ns);
+		uint64_t reach = (uint64_t)ki->maxdur[key];
+		uint64_t count = hi - lo;
+		int64_t total = ki->prefix[hi] - ki->prefix[lo];
+
+		/* those starting inside and ending after b: clip their ends */
+		for (size_t i = hi; i > lo; i--) {
+			const struct event *e = &t->events[ki->order[i - 1]];
+
+			if ((uint64_t)b_ns - (uint64_t)e->ts_ns >= reach)
+				break;
+			if (event_end(e) > b_ns)
+				total -= event_end(e) - b_ns;
+		}
+		/* those starting before a and ending after it */
+		for (size_t i = lo; i > f; i--) {
+			const struct event *e = &t->events[ki->order[i - 1]];
+
+			if ((uint64_t)a_ns - (uint64_t)e->ts_ns >= reach)
+				break;
+			if (event_end(e) > a_ns) {
+				count++;
+				total += min64(b_ns, event_end(e)) - a_ns;
+			}
+		}
+		if (count == 0)
+			continue;
+		tot[ntot].name = ki->name[key];
+		tot[ntot].cls = ki->cls[key];
+		tot[ntot].count = count;
+		tot[ntot].total_ns = total;
+		ntot++;
+	}
+	if (ntot > 0)
+		qsort(tot, ntot, sizeof *tot, ktotal_cmp);
+	if (k > ntot)
+		k = ntot;
+	if (k > 0)
+		memcpy(out, tot, k * sizeof *out);
+	free(tot);
+	return k;
+}

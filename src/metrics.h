@@ -142,4 +142,43 @@ void metrics_window(const struct gpu_device *d, int64_t a_ns, int64_t b_ns,
 size_t metrics_top_kernels(const struct gpu_device *d, int64_t a_ns,
     int64_t b_ns, struct kernel_total *out, size_t k);
 
+/*
+ * A kernel index: the device's activities grouped by (name, class) key,
+ * each group by start, with prefix sums of their durations and each key's
+ * longest duration.  It answers metrics_top_kernels() for a window in
+ * O(K log n + B) for K keys and the B activities of a key that cross a
+ * window edge (those starting within the key's longest duration before it),
+ * instead of O(m) for the m activities in the window: so a frame of a
+ * gigabyte trace zoomed out costs what a zoomed-in one does.  Built in
+ * O(n + K), 12 bytes per activity.  Unusable (and ignored) when the
+ * durations' total does not fit int64.
+ */
+struct kernel_index {
+	size_t nkeys;
+	uint32_t *first;        /* nkeys + 1: key k's activities are order[first[k] .. first[k+1]) */
+	uint32_t *name;         /* nkeys: strtab id */
+	uint8_t *cls;           /* nkeys: enum event_class */
+	int64_t *maxdur;        /* nkeys: the longest duration of the key */
+	uint32_t *order;        /* nacts: event indices, by key, then as in acts */
+	int64_t *prefix;        /* nacts + 1: prefix[i] = sum of durations of order[0 .. i) */
+	int usable;
+};
+
+/* Builds ki over d's activities.  ki is overwritten. */
+void metrics_kernel_index_build(struct kernel_index *ki,
+    const struct gpu_device *d);
+void metrics_kernel_index_free(struct kernel_index *ki);
+/*
+ * metrics_top_kernels() with the help of ki (built over d): the same result,
+ * from the index where the window holds many activities per key, else by
+ * the scan.
+ */
+size_t metrics_top_kernels_indexed(const struct gpu_device *d,
+    const struct kernel_index *ki, int64_t a_ns, int64_t b_ns,
+    struct kernel_total *out, size_t k);
+/* The index's answer alone, whatever the window (ki must be usable). */
+size_t metrics_top_kernels_by_index(const struct gpu_device *d,
+    const struct kernel_index *ki, int64_t a_ns, int64_t b_ns,
+    struct kernel_total *out, size_t k);
+
 #endif

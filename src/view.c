@@ -28,6 +28,7 @@ struct view_cache {
 	int built;
 	struct mfu_flops flops;
 	int64_t *ends;
+	struct kernel_index kernels;    /* the top kernels of wide windows */
 };
 
 struct view_priv {
@@ -352,6 +353,7 @@ view_free(struct view *v)
 		return;
 	for (size_t i = 0; i < v->nan; i++) {
 		mfu_flops_free(&p->cache[i].flops);
+		metrics_kernel_index_free(&p->cache[i].kernels);
 		free(p->cache[i].ends);
 	}
 	free(p->cache);
@@ -407,6 +409,7 @@ cache_build(struct view_cache *c, const struct analysis *a)
 	if (a->device < 0)
 		return;
 	mfu_flops_build(&c->flops, d);
+	metrics_kernel_index_build(&c->kernels, d);
 	c->ends = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *c->ends);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &d->t->events[d->acts[i]];
@@ -492,8 +495,8 @@ view_recalc(struct view *v)
 	if (!c->built)
 		cache_build(c, a);
 	metrics_window(&a->dev, v->start_ns, v->end_ns, &v->m);
-	v->ntop = metrics_top_kernels(&a->dev, v->start_ns, v->end_ns, v->top,
-	    METRICS_TOP_K);
+	v->ntop = metrics_top_kernels_indexed(&a->dev, &c->kernels, v->start_ns,
+	    v->end_ns, v->top, METRICS_TOP_K);
 	/*
 	 * Activities overlapping [s, e): those starting before e, less those
 	 * ending at or before s (which all start before e).

@@ -436,17 +436,27 @@ check_top_kernels(const struct gpu_device *d, int64_t a, int64_t b, size_t k,
 	struct kernel_total got[64], want[64];
 	size_t ng, nw;
 
+	struct kernel_index ki;
+
 	cr_assert_leq(k, 64);
-	ng = metrics_top_kernels(d, a, b, got, k);
 	nw = brute_top_kernels(d->t, d->device, a, b, want, k);
-	cr_assert_eq(ng, nw, "%s: %zu kernels, want %zu", ctx, ng, nw);
-	for (size_t i = 0; i < nw; i++) {
-		cr_assert_eq(got[i].name, want[i].name, "%s: #%zu name", ctx, i);
-		cr_assert_eq(got[i].cls, want[i].cls, "%s: #%zu cls", ctx, i);
-		cr_assert_eq(got[i].count, want[i].count, "%s: #%zu count", ctx, i);
-		cr_assert_eq(got[i].total_ns, want[i].total_ns, "%s: #%zu total",
-		    ctx, i);
+	metrics_kernel_index_build(&ki, d);
+	cr_assert(ki.usable, "%s: the kernel index is usable", ctx);
+	/* the scan, the index alone, and the two together */
+	for (int how = 0; how < 3; how++) {
+		ng = how == 0 ? metrics_top_kernels(d, a, b, got, k) :
+		    how == 1 ? metrics_top_kernels_by_index(d, &ki, a, b, got, k) :
+		    metrics_top_kernels_indexed(d, &ki, a, b, got, k);
+		cr_assert_eq(ng, nw, "%s (%d): %zu kernels, want %zu", ctx, how, ng, nw);
+		for (size_t i = 0; i < nw; i++) {
+			cr_assert_eq(got[i].name, want[i].name, "%s (%d): #%zu name", ctx, how, i);
+			cr_assert_eq(got[i].cls, want[i].cls, "%s (%d): #%zu cls", ctx, how, i);
+			cr_assert_eq(got[i].count, want[i].count, "%s (%d): #%zu count", ctx, how, i);
+			cr_assert_eq(got[i].total_ns, want[i].total_ns,
+			    "%s (%d): #%zu total", ctx, how, i);
+		}
 	}
+	metrics_kernel_index_free(&ki);
 }
 
 /* ---- random traces ----------------------------------------------------- */
