@@ -42,7 +42,7 @@
  * make such a change fail the build here rather than lose the field.
  */
 _Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
-_Static_assert(sizeof(struct event_args) == 64, "struct event_args changed: see cache.c");
+_Static_assert(sizeof(struct event_args) == 48, "struct event_args changed: see cache.c");
 _Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
 _Static_assert(sizeof(struct flow) == 32 && offsetof(struct flow, event) == 24,
     "struct flow changed: see cache.c");

@@ -615,8 +615,11 @@ take_args(struct trace *t, json_object *args, int is_memory)
 	if (is_memory) {
 		int64_t type;
 
-		if (get_double(args, "Total Reserved", &a.reserved) |
-		    get_double(args, "Bytes", &a.bytes))
+		/* reserved shares flops' place: a [memory] event has no FLOPs,
+		 * and no External id that would make mfu.c read them */
+		a.external_id = ID_NONE;
+		a.reserved = 0;
+		if (get_double(args, "Total Reserved", &a.reserved))
 			any = 1;
 		if (get_int(t, args, "Device Id", &n) > 0 && n >= 0 &&
 		    n <= INT32_MAX && !(get_int(t, args, "Device Type", &type) > 0 &&

@@ -68,7 +68,6 @@ memory_build(struct memory *m, const struct trace *t, int32_t device)
 		m->s[m->n].ts_ns = e->ts_ns;
 		m->s[m->n].allocated = a->value;
 		m->s[m->n].reserved = a->reserved;
-		m->s[m->n].bytes = a->bytes;
 		m->n++;
 	}
 	/* Events are sorted by (track, ts): samples of several threads merge. */

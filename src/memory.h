@@ -42,7 +42,6 @@ struct mem_sample {
 	int64_t ts_ns;
 	double allocated;       /* Total Allocated, bytes */
 	double reserved;        /* Total Reserved, bytes */
-	double bytes;           /* Bytes: + allocation, - free */
 };
 
 struct memory {

@@ -104,15 +104,18 @@ struct event {
 /* The arguments the analysis needs, kept for events that carry any. */
 struct event_args {
 	int64_t correlation;    /* args.correlation, ID_NONE if absent */
-	int64_t external_id;    /* args["External id"], ID_NONE if absent */
-	double flops;           /* args.flops, < 0 if absent */
+	int64_t external_id;    /* args["External id"], ID_NONE if absent (always
+	                           for [memory] events) */
+	union {
+		double flops;   /* args.flops, < 0 if absent */
+		double reserved; /* [memory] events (which have no FLOPs): Total
+		                   Reserved, 0 if absent */
+	};
 	double value;           /* counters: the first numeric arg; [memory]: Total Allocated; else 0 */
 	int32_t device;         /* args.device ([memory]: Device Id unless Device Type 0), -1 if absent */
 	int32_t stream;         /* args.stream, -1 if absent */
 	uint32_t comm;          /* index into trace->comms, or EV_NONE */
 	uint32_t pad;
-	double reserved;        /* [memory]: Total Reserved; else 0 */
-	double bytes;           /* [memory]: Bytes (negative for a free); else 0 */
 };
 
 /* NCCL collective fields (record_param_comms and newer NCCL kernels). */

@@ -624,7 +624,7 @@ Test(memory, samples_values_and_steps)
 	cr_assert_not(memory_at(&m, 4 * US, &x));
 	cr_assert(memory_at(&m, 30 * US, &x));
 	cr_assert_float_eq(x.allocated, 3000, 0);
-	cr_assert_float_eq(x.bytes, 2000, 0);
+	cr_assert_float_eq(x.reserved, 4000, 0);
 	cr_assert(memory_at(&m, 149 * US, &x));
 	cr_assert_float_eq(x.allocated, 500, 0);
 	/* the value in effect at the window's start counts */
