@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "jscan.h"
 #include "trace.h"
 #include "units.h"
 #include "xalloc.h"
@@ -27,6 +28,8 @@
  */
 #define MARK_LIMIT ((size_t)256 << 20)
 #define MAX_DEPTH 64            /* json-c nesting limit for one event */
+/* An event longer than this is left to json-c, which streams it. */
+#define JSCAN_LIMIT ((size_t)4 << 20)
 
 struct reader {
 	int fd;
@@ -59,12 +62,14 @@ struct reader {
 	struct load_error *err;
 	struct trace *t;
 	json_tokener *tok;
+	struct jscan js;
+	int fast;               /* decode events with jscan where it can */
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
 };
 
-enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2 };
+enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2, RD_DONE = 2 };
 
 static uint64_t
 rd_offset(const struct reader *rd)
@@ -875,6 +880,331 @@ take_event(struct trace *t, json_object *obj)
 	return 1;
 }
 
+/* ---- events decoded by jscan ----------------------------------------
+ *
+ * The same reading as take_event() and its helpers above, over the values
+ * jscan decoded instead of a json-c object; the two must agree exactly
+ * (tests/fastload.sh compares them on every corpus trace).  take_jscan()
+ * declines, before it changes anything, the events it does not handle
+ * (phases M and C, unknown phases, and a few rare value types); those go
+ * through json-c.
+ */
+
+/* strtod() of a number's text, as json-c does. */
+static double
+jv_double_of(const struct jval *v)
+{
+	char tmp[64], *s = tmp;
+	double d;
+
+	if (v->type == JV_INT)
+		return (double)v->i;
+	if (v->len < sizeof tmp) {
+		memcpy(tmp, v->s, v->len);
+		tmp[v->len] = '\0';
+	} else {
+		s = xstrndup(v->s, v->len);
+	}
+	d = strtod(s, NULL);
+	if (s != tmp)
+		free(s);
+	return d;
+}
+
+static const char *
+jv_str(const struct jval *v, size_t *len)
+{
+	if (v->type != JV_STRING)
+		return NULL;
+	*len = v->len;
+	return v->s;
+}
+
+/* get_int() */
+static int
+jv_int(struct trace *t, const struct jval *v, int64_t *out)
+{
+	switch (v->type) {
+	case JV_INT:
+		*out = v->i;
+		return 1;
+	case JV_DOUBLE: {
+		double d = jv_double_of(v);
+
+		if (!(d > -9.2e18 && d < 9.2e18))
+			return 0;
+		*out = (int64_t)d;
+		return 1;
+	}
+	case JV_STRING: {
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(v->s, &end, 10);
+		if (end == v->s || *end != '\0')
+			return 0;
+		if (errno == ERANGE) {
+			t->warn.int_overflow++;
+			return -1;
+		}
+		*out = n;
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* get_double() */
+static int
+jv_double(const struct jval *v, double *out)
+{
+	if (v->type != JV_INT && v->type != JV_DOUBLE)
+		return 0;
+	*out = jv_double_of(v);
+	return 1;
+}
+
+/* get_time() */
+static int
+jv_time(const struct jval *v, int64_t *ns)
+{
+	int r;
+
+	switch (v->type) {
+	case JV_ABSENT:
+		return 0;
+	case JV_INT:
+		if (v->i > TRACE_TIME_MAX / 1000 || v->i < -(TRACE_TIME_MAX / 1000))
+			return -2;
+		*ns = v->i * 1000;
+		return 1;
+	case JV_DOUBLE:
+	case JV_STRING:
+		r = units_us_to_ns(v->s, v->len, ns);
+		if (r == UNITS_OK && (*ns > TRACE_TIME_MAX || *ns < -TRACE_TIME_MAX))
+			r = UNITS_RANGE;
+		return r == UNITS_OK ? 1 : r == UNITS_RANGE ? -2 : -1;
+	default:
+		return -1;
+	}
+}
+
+/* get_id(), for any value but a double (declined by take_jscan()) */
+static const char *
+jv_id(const struct jval *v, int64_t *id)
+{
+	*id = 0;
+	if (v->type == JV_INT) {
+		*id = v->i;
+	} else if (v->type == JV_STRING) {
+		const char *s = v->s;
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (*s != '\0' && *end == '\0' && errno == 0 &&
+		    (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) {
+			*id = n;
+			return NULL;
+		}
+		return s;
+	}
+	return NULL;
+}
+
+static uint32_t
+jv_intern(struct trace *t, const struct jval *v)
+{
+	size_t len;
+	const char *s = jv_str(v, &len);
+
+	return s ? strtab_intern(&t->strs, s, len) : 0;
+}
+
+/* take_args() */
+static uint32_t
+jscan_args(struct trace *t, const struct jval *f, int is_memory)
+{
+	struct event_args a;
+	struct comm_args c;
+	int64_t n;
+	int any = 0;
+
+	if (f[JF_ARGS].type != JV_OBJECT)
+		return EV_NONE;
+	/* jscan declined integers beyond int64 in args: nothing to count */
+	memset(&a, 0, sizeof a);
+	a.correlation = a.external_id = ID_NONE;
+	a.flops = -1;
+	a.device = a.stream = -1;
+	a.comm = EV_NONE;
+	if (jv_int(t, &f[JA_CORRELATION], &n) > 0)
+		a.correlation = n, any = 1;
+	if (jv_int(t, &f[JA_EXTERNAL_ID], &n) > 0 ||
+	    jv_int(t, &f[JA_EXTERNAL_ID_LC], &n) > 0)
+		a.external_id = n, any = 1;
+	if (jv_int(t, &f[JA_DEVICE], &n) > 0 && n >= 0 && n <= INT32_MAX)
+		a.device = (int32_t)n, any = 1;
+	if (jv_int(t, &f[JA_STREAM], &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
+		a.stream = (int32_t)n, any = 1;
+	if (jv_double(&f[JA_FLOPS], &a.flops))
+		any = 1;
+	if (is_memory && jv_double(&f[JA_TOTAL_ALLOCATED], &a.value))
+		any = 1;
+
+	memset(&c, 0, sizeof c);
+	c.collective = jv_intern(t, &f[JA_COLLECTIVE]);
+	if (c.collective != 0) {
+		c.pg_name = jv_intern(t, &f[JA_PG_NAME]);
+		c.dtype = jv_intern(t, &f[JA_DTYPE]);
+		c.group_size = jv_int(t, &f[JA_GROUP_SIZE], &n) > 0 ? (int32_t)n : -1;
+		c.in_nelems = jv_int(t, &f[JA_IN_NELEMS], &n) > 0 ? n : -1;
+		c.out_nelems = jv_int(t, &f[JA_OUT_NELEMS], &n) > 0 ? n : -1;
+		if (jv_int(t, &f[JA_SEQ_UC], &n) > 0 || jv_int(t, &f[JA_SEQ], &n) > 0)
+			c.seq = n;
+		else
+			c.seq = -1;
+		a.comm = trace_add_comm(t, &c);
+		any = 1;
+	}
+	return any ? trace_add_args(t, &a) : EV_NONE;
+}
+
+/* take_flow() */
+static void
+jscan_flow(struct trace *t, const struct jval *f, int ph, int64_t pid,
+    const char *pid_text, int64_t ts, uint16_t cat)
+{
+	struct flow fl;
+	int64_t tid;
+	const char *tid_text = jv_id(&f[JF_TID], &tid);
+	size_t len;
+	const char *bp = jv_str(&f[JF_BP], &len);
+
+	memset(&fl, 0, sizeof fl);
+	if (f[JF_ID].type != JV_INT) {          /* absent: declined otherwise */
+		t->warn.missing_fields++;
+		return;
+	}
+	fl.id = f[JF_ID].i;
+	fl.ts_ns = ts;
+	fl.track = trace_track(t, pid, pid_text, tid, tid_text);
+	fl.cat = cat;
+	fl.ph = (uint8_t)ph;
+	fl.enclosing = bp != NULL && strcmp(bp, "e") == 0;
+	fl.event = EV_NONE;
+	trace_add_flow(t, &fl);
+}
+
+/*
+ * take_event() over a decoded event.  Returns -1, having changed nothing, for
+ * an event it leaves to json-c; else as take_event().
+ */
+static int
+take_jscan(struct trace *t, const struct jval *f)
+{
+	const char *name, *cat_s, *pid_text, *tid_text;
+	size_t name_len = 0, cat_len = 0;
+	int64_t pid, tid, ts, dur = 0;
+	int r, ph;
+	uint16_t cat;
+	enum cat_kind kind;
+	struct event ev;
+
+	if (f[JF_PH].type != JV_STRING || f[JF_PH].len != 1)
+		return -1;
+	ph = f[JF_PH].s[0];
+	if (ph != 'X' && ph != 'B' && ph != 'E' && ph != 'i' && ph != 'I' &&
+	    ph != 's' && ph != 't' && ph != 'f')
+		return -1;
+	if (f[JF_PID].type == JV_DOUBLE || f[JF_TID].type == JV_DOUBLE)
+		return -1;
+	if ((ph == 's' || ph == 't' || ph == 'f') && f[JF_ID].type != JV_INT &&
+	    (f[JF_ID].type != JV_ABSENT || f[JF_ID2].type != JV_ABSENT))
+		return -1;
+
+	t->objects++;
+	name = jv_str(&f[JF_NAME], &name_len);
+	if (name == NULL)
+		name = "";
+	r = jv_time(&f[JF_TS], &ts);
+	if (r <= 0) {
+		if (r == 0)
+			t->warn.missing_fields++;
+		else
+			count_bad_time(t, r);
+		return 1;
+	}
+	cat_s = jv_str(&f[JF_CAT], &cat_len);
+	if (cat_s == NULL)
+		cat_s = "";
+	cat = trace_category(t, cat_s, cat_len);
+	kind = t->cat_kinds[cat];
+	if (kind == CAT_OTHER && cat_len > 0)
+		t->warn.unknown_category++;
+	if (has_control(name, name_len) || has_control(cat_s, cat_len))
+		t->warn.control_chars++;
+	pid_text = jv_id(&f[JF_PID], &pid);
+
+	if (ph == 's' || ph == 't' || ph == 'f') {
+		jscan_flow(t, f, ph, pid, pid_text, ts, cat);
+		return 1;
+	}
+	tid_text = jv_id(&f[JF_TID], &tid);
+	memset(&ev, 0, sizeof ev);
+	ev.ts_ns = ts;
+	ev.track = trace_track(t, pid, pid_text, tid, tid_text);
+	if (ph == 'E') {
+		trace_end(t, ev.track, ts);
+		return 1;
+	}
+	if (ph == 'X') {
+		r = jv_time(&f[JF_DUR], &dur);
+		if (r < 0) {
+			count_bad_time(t, r);
+			dur = 0;
+		} else if (r == 0) {
+			t->warn.missing_fields++;
+		}
+		if (dur < 0) {
+			t->warn.negative_dur++;
+			dur = 0;
+		}
+		if (ts > TRACE_TIME_MAX - dur) {
+			t->warn.int_overflow++;
+			dur = 0;
+		}
+	}
+	ev.dur_ns = dur;
+	ev.name = strtab_intern(&t->strs, name, name_len);
+	ev.cat = cat;
+	ev.link = EV_NONE;
+	ev.ph = ph == 'X' || ph == 'B' ? 'X' : 'i';
+	if (ph == 'i' || ph == 'I')
+		ev.flags |= EVF_INSTANT;
+	if (ph == 'X') {
+		ev.cls = (uint8_t)trace_classify(kind, name);
+		if (ev.cls != CLASS_NONE)
+			ev.flags |= EVF_ACTIVITY;
+	}
+	if (kind == CAT_GPU_ANNOTATION)
+		ev.flags |= EVF_ANNOTATION;
+	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
+		ev.flags |= EVF_SYNC;
+	ev.args = jscan_args(t, f, (ev.flags & EVF_INSTANT) &&
+	    strcmp(name, "[memory]") == 0);
+	if (ph == 'B') {
+		trace_begin(t, &ev);
+		return 1;
+	}
+	if (trace_add_event(t, &ev) == EV_NONE)
+		t->warn.too_many_events++;
+	return 1;
+}
+
 /* ---- the header ------------------------------------------------------ */
 
 static void
@@ -943,6 +1273,39 @@ expect_error(struct reader *rd, int c, const char *what)
 	return RD_ERR;
 }
 
+/*
+ * Decodes the event at the read position with jscan and takes it into the
+ * model.  Returns 1 when done (consumed), 0 when it is json-c's to parse
+ * (nothing consumed or changed).
+ */
+static int
+rd_jscan_event(struct reader *rd)
+{
+	for (;;) {
+		size_t used, avail = rd->len - rd->pos;
+		int r = jscan_event(&rd->js, rd->buf + rd->pos, avail, &used), got;
+
+		if (r == JSCAN_OK) {
+			int phased = take_jscan(rd->t, rd->js.f);
+
+			if (phased < 0)
+				return 0;
+			rd->pos += used;
+			rd->phased += (uint64_t)phased;
+			return 1;
+		}
+		if (r == JSCAN_FALLBACK || avail > JSCAN_LIMIT)
+			return 0;
+		/* it goes on past the buffer: keep its start, read more */
+		rd->mark = rd->pos;
+		rd->marked = 1;
+		got = rd_refill(rd);
+		rd->marked = 0;
+		if (!got)
+			return 0;
+	}
+}
+
 /* Reads the event array after its '['.  Returns RD_OK, RD_EOF or RD_ERR. */
 static int
 read_events(struct reader *rd)
@@ -958,9 +1321,15 @@ read_events(struct reader *rd)
 	}
 	for (;;) {
 		json_object *obj = NULL;
-		int r = rd_value(rd, &obj);
+		int r;
 
-		if (r == RD_DEEP) {
+		if (rd->fast && rd_jscan_event(rd))
+			r = RD_DONE;
+		else
+			r = rd_value(rd, &obj);
+		if (r == RD_DONE) {
+			/* taken by rd_jscan_event() */
+		} else if (r == RD_DEEP) {
 			/* Too deep for json-c: skip it, counted, and go on. */
 			if (rd->buf[rd->pos] == '{') {
 				rd->t->objects++;
@@ -1222,11 +1591,16 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 		abort();
 	}
 	json_tokener_set_flags(rd.tok, 0);
+	jscan_init(&rd.js);
+	/* GANTTY_JSONC_ONLY=1: every event through json-c (the reference) */
+	rd.fast = getenv("GANTTY_JSONC_ONLY") == NULL ||
+	    strcmp(getenv("GANTTY_JSONC_ONLY"), "1") != 0;
 	rd_open(&rd);
 
 	rc = read_document(&rd);
 
 	json_tokener_free(rd.tok);
+	jscan_free(&rd.js);
 	free(rd.buf);
 	free(rd.in);
 	if (rd.z_ready)
