@@ -4,6 +4,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "xalloc.h"
 
@@ -19,6 +22,36 @@ static const unsigned char str_special[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
 };
 
+/*
+ * Returns the first byte in [q, end) that is '"', '\\' or a control
+ * character, or end.  Names of kernels are long: 16 bytes at a time where
+ * SSE2 is there (every x86-64).
+ */
+static const char *
+str_stop(const char *q, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+
+	while (end - q >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+		__m128i m = _mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+		    _mm_cmpeq_epi8(_mm_min_epu8(x, ctl), x));     /* x <= 0x1f */
+		unsigned mask = (unsigned)_mm_movemask_epi8(m);
+
+		if (mask != 0)
+			return q + __builtin_ctz(mask);
+		q += 16;
+	}
+#endif
+	while (q < end && !str_special[(unsigned char)*q])
+		q++;
+	return q;
+}
+
+
 static const struct {
 	const char *key;
 	uint8_t len;
@@ -28,6 +61,32 @@ static const struct {
 	JSCAN_FIELDS(X)
 #undef X
 };
+
+/* The slot of a key in jscan's hash of known keys (keys of 1 byte or more). */
+static unsigned
+key_hash(const char *k, size_t len)
+{
+	return ((unsigned)len * 7 + (unsigned char)k[0] * 3 +
+	    (unsigned char)k[len - 1]) & (JSCAN_SLOTS - 1);
+}
+
+/* Returns the field of key k[0..len) (of the event or, in_args, of args), or -1. */
+static int
+find_key(const struct jscan *js, int in_args, const char *k, size_t len)
+{
+	const uint8_t *slots = js->slots[in_args];
+
+	if (len == 0)
+		return -1;
+	for (unsigned h = key_hash(k, len);; h = (h + 1) & (JSCAN_SLOTS - 1)) {
+		int f = slots[h] - 1;
+
+		if (f < 0)
+			return -1;
+		if (fields[f].len == len && memcmp(fields[f].key, k, len) == 0)
+			return f;
+	}
+}
 
 /* The state of one jscan_event() call. */
 struct ctx {
@@ -99,8 +158,7 @@ scan_string(struct ctx *c, int *esc)
 	for (;;) {
 		unsigned u, lo;
 
-		while (q < end && !str_special[(unsigned char)*q])
-			q++;
+		q = str_stop(q, end);
 		if (q >= end)
 			return more(c);
 		if (*q == '"')
@@ -330,15 +388,13 @@ scan_container(struct ctx *c, int depth, int in_args)
 			if (known) {
 				if (esc)
 					return fallback(c);     /* maybe a known key */
-				for (int f = 0; f < JF_COUNT; f++) {
-					if (fields[f].len == klen && fields[f].in_args == in_args &&
-					    memcmp(fields[f].key, k, klen) == 0) {
-						v = &c->js->f[f];
-						break;
-					}
+				int f = find_key(c->js, in_args, k, klen);
+
+				if (f >= 0) {
+					v = &c->js->f[f];
+					if (v->type != JV_ABSENT)
+						return fallback(c);     /* a duplicate: json-c keeps the last */
 				}
-				if (v != &tmp && v->type != JV_ABSENT)
-					return fallback(c);     /* a duplicate: json-c keeps the last */
 			}
 			if (!skip_ws(c))
 				return 0;
@@ -421,6 +477,14 @@ void
 jscan_init(struct jscan *js)
 {
 	memset(js, 0, sizeof *js);
+	for (int f = 0; f < JF_COUNT; f++) {
+		uint8_t *slots = js->slots[fields[f].in_args];
+		unsigned h = key_hash(fields[f].key, fields[f].len);
+
+		while (slots[h] != 0)
+			h = (h + 1) & (JSCAN_SLOTS - 1);
+		slots[h] = (uint8_t)(f + 1);
+	}
 }
 
 void

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #define JSCAN_MAX_DEPTH 32
+#define JSCAN_SLOTS 256         /* hash slots for the known keys */
 
 enum jscan_status {
 	JSCAN_OK = 0,           /* one object decoded; *used is its length */
@@ -94,6 +95,7 @@ enum jscan_field {
 struct jscan {
 	struct jval f[JF_COUNT];  /* indexed by enum jscan_field */
 	/* private */
+	uint8_t slots[2][JSCAN_SLOTS]; /* known keys of the event, of args: field + 1 */
 	char *scratch;            /* decoded strings */
 	size_t scratch_cap, scratch_used;
 };
