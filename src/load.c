@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "jscan.h"
 #include "trace.h"
@@ -64,6 +68,7 @@ struct reader {
 	json_tokener *tok;
 	struct jscan js;
 	int fast;               /* decode events with jscan where it can */
+	struct taker *taker;    /* the taker thread, or NULL */
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
@@ -77,16 +82,34 @@ rd_offset(const struct reader *rd)
 	return rd->base + rd->pos;
 }
 
+/* Returns how many newlines the n bytes at p hold. */
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	uint64_t lines = 0;
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+
+		lines += (uint64_t)__builtin_popcount(
+		    (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl)));
+	}
+#endif
+	for (; i < n; i++)
+		lines += p[i] == '\n';
+	return lines;
+}
+
 /* Returns the 1-based line of buffer position pos (>= rd->counted). */
 static uint64_t
 rd_line_at(struct reader *rd, size_t pos)
 {
-	const char *p = rd->buf + rd->counted, *end = rd->buf + pos;
-
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		rd->lines++;
-		p++;
-	}
+	if (pos > rd->counted)
+		rd->lines += count_lines(rd->buf + rd->counted, pos - rd->counted);
 	rd->counted = pos;
 	return rd->lines + 1;
 }
@@ -884,10 +907,7 @@ take_event(struct trace *t, json_object *obj)
  *
  * The same reading as take_event() and its helpers above, over the values
  * jscan decoded instead of a json-c object; the two must agree exactly
- * (tests/fastload.sh compares them on every corpus trace).  take_jscan()
- * declines, before it changes anything, the events it does not handle
- * (phases M and C, unknown phases, and a few rare value types); those go
- * through json-c.
+ * (tests/fastload.sh compares them on every corpus trace).
  */
 
 /* strtod() of a number's text, as json-c does. */
@@ -1100,31 +1120,39 @@ jscan_flow(struct trace *t, const struct jval *f, int ph, int64_t pid,
 }
 
 /*
- * take_event() over a decoded event.  Returns -1, having changed nothing, for
- * an event it leaves to json-c; else as take_event().
+ * Returns whether take_jscan() handles the decoded event f; the rest (phases
+ * M and C, unknown phases and a few rare value types) go through json-c.
  */
+static int
+jscan_takes(const struct jval *f)
+{
+	int ph;
+
+	if (f[JF_PH].type != JV_STRING || f[JF_PH].len != 1)
+		return 0;
+	ph = f[JF_PH].s[0];
+	if (ph != 'X' && ph != 'B' && ph != 'E' && ph != 'i' && ph != 'I' &&
+	    ph != 's' && ph != 't' && ph != 'f')
+		return 0;
+	if (f[JF_PID].type == JV_DOUBLE || f[JF_TID].type == JV_DOUBLE)
+		return 0;
+	if ((ph == 's' || ph == 't' || ph == 'f') && f[JF_ID].type != JV_INT &&
+	    (f[JF_ID].type != JV_ABSENT || f[JF_ID2].type != JV_ABSENT))
+		return 0;
+	return 1;
+}
+
+/* take_event() over a decoded event that jscan_takes(). */
 static int
 take_jscan(struct trace *t, const struct jval *f)
 {
 	const char *name, *cat_s, *pid_text, *tid_text;
 	size_t name_len = 0, cat_len = 0;
 	int64_t pid, tid, ts, dur = 0;
-	int r, ph;
+	int r, ph = f[JF_PH].s[0];
 	uint16_t cat;
 	enum cat_kind kind;
 	struct event ev;
-
-	if (f[JF_PH].type != JV_STRING || f[JF_PH].len != 1)
-		return -1;
-	ph = f[JF_PH].s[0];
-	if (ph != 'X' && ph != 'B' && ph != 'E' && ph != 'i' && ph != 'I' &&
-	    ph != 's' && ph != 't' && ph != 'f')
-		return -1;
-	if (f[JF_PID].type == JV_DOUBLE || f[JF_TID].type == JV_DOUBLE)
-		return -1;
-	if ((ph == 's' || ph == 't' || ph == 'f') && f[JF_ID].type != JV_INT &&
-	    (f[JF_ID].type != JV_ABSENT || f[JF_ID2].type != JV_ABSENT))
-		return -1;
 
 	t->objects++;
 	name = jv_str(&f[JF_NAME], &name_len);
@@ -1259,6 +1287,296 @@ take_header(struct trace *t, const char *key, json_object *v)
 	}
 }
 
+/* ---- the taker thread ------------------------------------------------
+ *
+ * With two threads, the reader (the loading thread) reads, inflates and
+ * decodes, and a taker thread takes what it decoded into the model, in file
+ * order.  While reading, every change to the trace is an op: applied at once
+ * with one thread, else queued in batches for the taker.  rd_sync() waits
+ * until the taker has caught up; the reader calls it before it looks at the
+ * trace itself.  Ops own what they carry (json-c objects, keys).
+ */
+enum op_kind {
+	OP_JSCAN,               /* a decoded event: fields in the batch arena */
+	OP_JSONC,               /* an element of the event array, parsed by json-c */
+	OP_DEEP_OBJECT,         /* an event too deep for json-c */
+	OP_DEEP_OTHER,          /* a non-object element too deep for json-c */
+	OP_HEADER,              /* a top-level key and value */
+	OP_HEADER_DEEP,         /* a header value too deep for json-c */
+};
+
+struct op {
+	int kind;
+	json_object *obj;       /* OP_JSONC, OP_HEADER */
+	char *key;              /* OP_HEADER */
+	size_t off;             /* OP_JSCAN: its fields at arena[off] */
+	uint32_t nfields;
+};
+
+/* One decoded field in a batch arena, followed by its text (strings, doubles). */
+struct op_field {
+	int64_t i;
+	uint32_t len;
+	uint8_t field, type;
+};
+
+struct batch {
+	struct op *ops;
+	size_t nops, ops_cap;
+	char *arena;            /* op_fields and texts, 8-byte aligned */
+	size_t used, cap;
+};
+
+#define NBATCH 3
+#define BATCH_OPS 4096
+#define BATCH_BYTES ((size_t)512 << 10)
+
+struct taker {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch b[NBATCH];
+	uint64_t head, tail;    /* batches tail..head-1 (mod NBATCH) are queued; head is filled */
+	int quit;
+	struct reader *rd;
+};
+
+/* Applies one op to the trace (f: the decoded fields of OP_JSCAN). */
+static void
+op_apply(struct reader *rd, const struct op *op, const struct jval *f)
+{
+	struct trace *t = rd->t;
+
+	switch (op->kind) {
+	case OP_JSCAN:
+		rd->phased += (uint64_t)take_jscan(t, f);
+		break;
+	case OP_JSONC:
+		rd->phased += (uint64_t)take_event(t, op->obj);
+		json_object_put(op->obj);
+		break;
+	case OP_DEEP_OBJECT:
+		t->objects++;
+		t->warn.too_deep++;
+		break;
+	case OP_DEEP_OTHER:
+		t->warn.non_object_events++;
+		break;
+	case OP_HEADER:
+		take_header(t, op->key, op->obj);
+		json_object_put(op->obj);
+		free(op->key);
+		break;
+	case OP_HEADER_DEEP:
+		t->warn.too_deep++;
+		break;
+	}
+}
+
+/* Applies the ops of a batch and empties it. */
+static void
+batch_apply(struct reader *rd, struct batch *b)
+{
+	struct jval f[JF_COUNT];
+
+	for (size_t i = 0; i < b->nops; i++) {
+		const struct op *op = &b->ops[i];
+
+		if (op->kind == OP_JSCAN) {
+			size_t off = op->off;
+
+			memset(f, 0, sizeof f);
+			for (uint32_t k = 0; k < op->nfields; k++) {
+				const struct op_field *of = (const void *)(b->arena + off);
+				struct jval *v = &f[of->field];
+
+				v->type = of->type;
+				v->i = of->i;
+				v->len = of->len;
+				v->s = b->arena + off + sizeof *of;
+				off += sizeof *of;
+				if (of->type == JV_STRING || of->type == JV_DOUBLE)
+					off += (of->len + 1 + 7) & ~(size_t)7;
+			}
+		}
+		op_apply(rd, op, f);
+	}
+	b->nops = 0;
+	b->used = 0;
+}
+
+static void *
+taker_main(void *arg)
+{
+	struct taker *tk = arg;
+
+	pthread_mutex_lock(&tk->mu);
+	for (;;) {
+		struct batch *b;
+
+		while (tk->tail == tk->head && !tk->quit)
+			pthread_cond_wait(&tk->cv, &tk->mu);
+		if (tk->tail == tk->head)
+			break;
+		b = &tk->b[tk->tail % NBATCH];
+		pthread_mutex_unlock(&tk->mu);
+		batch_apply(tk->rd, b);
+		pthread_mutex_lock(&tk->mu);
+		tk->tail++;
+		pthread_cond_broadcast(&tk->cv);
+	}
+	pthread_mutex_unlock(&tk->mu);
+	return NULL;
+}
+
+/* Queues the batch being filled (if it holds anything) for the taker. */
+static void
+taker_submit(struct taker *tk)
+{
+	if (tk->b[tk->head % NBATCH].nops == 0)
+		return;
+	pthread_mutex_lock(&tk->mu);
+	tk->head++;
+	pthread_cond_broadcast(&tk->cv);
+	while (tk->head - tk->tail >= NBATCH)   /* the next one is still queued */
+		pthread_cond_wait(&tk->cv, &tk->mu);
+	pthread_mutex_unlock(&tk->mu);
+}
+
+/* Starts a taker for rd; returns NULL (take ops at once) if it cannot. */
+static struct taker *
+taker_start(struct reader *rd)
+{
+	struct taker *tk = xcalloc(1, sizeof *tk);
+
+	tk->rd = rd;
+	pthread_mutex_init(&tk->mu, NULL);
+	pthread_cond_init(&tk->cv, NULL);
+	if (pthread_create(&tk->thread, NULL, taker_main, tk) != 0) {
+		pthread_cond_destroy(&tk->cv);
+		pthread_mutex_destroy(&tk->mu);
+		free(tk);
+		return NULL;
+	}
+	return tk;
+}
+
+/* Waits until the taker has applied every op so far. */
+static void
+rd_sync(struct reader *rd)
+{
+	struct taker *tk = rd->taker;
+
+	if (tk == NULL)
+		return;
+	taker_submit(tk);
+	pthread_mutex_lock(&tk->mu);
+	while (tk->tail != tk->head)
+		pthread_cond_wait(&tk->cv, &tk->mu);
+	pthread_mutex_unlock(&tk->mu);
+}
+
+/* Applies every op, stops the taker and frees it. */
+static void
+taker_stop(struct reader *rd)
+{
+	struct taker *tk = rd->taker;
+
+	if (tk == NULL)
+		return;
+	rd_sync(rd);
+	pthread_mutex_lock(&tk->mu);
+	tk->quit = 1;
+	pthread_cond_broadcast(&tk->cv);
+	pthread_mutex_unlock(&tk->mu);
+	pthread_join(tk->thread, NULL);
+	pthread_cond_destroy(&tk->cv);
+	pthread_mutex_destroy(&tk->mu);
+	for (int i = 0; i < NBATCH; i++) {
+		free(tk->b[i].ops);
+		free(tk->b[i].arena);
+	}
+	free(tk);
+	rd->taker = NULL;
+}
+
+/* The batch to add an op of up to bytes arena bytes to (submitting a full one). */
+static struct batch *
+taker_batch(struct taker *tk, size_t bytes)
+{
+	struct batch *b = &tk->b[tk->head % NBATCH];
+
+	if (b->nops >= BATCH_OPS || (b->used > 0 && b->used + bytes > BATCH_BYTES)) {
+		taker_submit(tk);
+		b = &tk->b[tk->head % NBATCH];
+	}
+	xgrow(&b->ops, &b->ops_cap, b->nops + 1, sizeof *b->ops);
+	xgrow(&b->arena, &b->cap, b->used + bytes, 1);
+	return b;
+}
+
+/* Applies op now (one thread) or queues it for the taker. */
+static void
+rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
+{
+	struct op op = { kind, obj, key, 0, 0 };
+
+	if (rd->taker == NULL) {
+		op_apply(rd, &op, NULL);
+	} else {
+		struct batch *b = taker_batch(rd->taker, 0);
+
+		b->ops[b->nops++] = op;
+	}
+}
+
+/* Applies or queues the event rd->js decoded. */
+static void
+rd_emit_jscan(struct reader *rd)
+{
+	const struct jval *f = rd->js.f;
+	struct batch *b;
+	struct op *op;
+	size_t bytes = 0;
+
+	if (rd->taker == NULL) {
+		struct op now = { OP_JSCAN, NULL, NULL, 0, 0 };
+
+		op_apply(rd, &now, f);
+		return;
+	}
+	for (int k = 0; k < JF_COUNT; k++) {
+		if (f[k].type == JV_ABSENT)
+			continue;
+		bytes += sizeof(struct op_field);
+		if (f[k].type == JV_STRING || f[k].type == JV_DOUBLE)
+			bytes += (f[k].len + 1 + 7) & ~(size_t)7;
+	}
+	b = taker_batch(rd->taker, bytes);
+	op = &b->ops[b->nops++];
+	memset(op, 0, sizeof *op);
+	op->kind = OP_JSCAN;
+	op->off = b->used;
+	for (int k = 0; k < JF_COUNT; k++) {
+		struct op_field *of;
+
+		if (f[k].type == JV_ABSENT)
+			continue;
+		of = (void *)(b->arena + b->used);
+		of->i = f[k].i;
+		of->len = (uint32_t)f[k].len;
+		of->field = (uint8_t)k;
+		of->type = f[k].type;
+		b->used += sizeof *of;
+		if (f[k].type == JV_STRING || f[k].type == JV_DOUBLE) {
+			memcpy(b->arena + b->used, f[k].s, f[k].len);
+			b->arena[b->used + f[k].len] = '\0';
+			b->used += (f[k].len + 1 + 7) & ~(size_t)7;
+		}
+		op->nfields++;
+	}
+}
+
 /* ---- the document ---------------------------------------------------- */
 
 static int
@@ -1286,12 +1604,10 @@ rd_jscan_event(struct reader *rd)
 		int r = jscan_event(&rd->js, rd->buf + rd->pos, avail, &used), got;
 
 		if (r == JSCAN_OK) {
-			int phased = take_jscan(rd->t, rd->js.f);
-
-			if (phased < 0)
+			if (!jscan_takes(rd->js.f))
 				return 0;
 			rd->pos += used;
-			rd->phased += (uint64_t)phased;
+			rd_emit_jscan(rd);
 			return 1;
 		}
 		if (r == JSCAN_FALLBACK || avail > JSCAN_LIMIT)
@@ -1331,19 +1647,14 @@ read_events(struct reader *rd)
 			/* taken by rd_jscan_event() */
 		} else if (r == RD_DEEP) {
 			/* Too deep for json-c: skip it, counted, and go on. */
-			if (rd->buf[rd->pos] == '{') {
-				rd->t->objects++;
-				rd->t->warn.too_deep++;
-			} else {
-				rd->t->warn.non_object_events++;
-			}
+			rd_emit(rd, rd->buf[rd->pos] == '{' ? OP_DEEP_OBJECT :
+			    OP_DEEP_OTHER, NULL, NULL);
 			if ((r = rd_skip(rd)) != RD_OK)
 				return r;
 		} else if (r != RD_OK) {
 			return r;
 		} else {
-			rd->phased += take_event(rd->t, obj);
-			json_object_put(obj);
+			rd_emit(rd, OP_JSONC, obj, NULL);
 		}
 		rd->last_good = rd_offset(rd);
 		c = rd_peek(rd);
@@ -1408,10 +1719,12 @@ read_object(struct reader *rd)
 		} else {
 			r = rd_value(rd, &val);
 			if (r == RD_DEEP) {
-				rd->t->warn.too_deep++;
+				rd_emit(rd, OP_HEADER_DEEP, NULL, NULL);
 				r = rd_skip(rd);
 			} else if (r == RD_OK) {
-				take_header(rd->t, k, val);
+				rd_emit(rd, OP_HEADER, val, k);
+				k = NULL;
+				val = NULL;
 			}
 			json_object_put(val);
 			free(k);
@@ -1474,6 +1787,7 @@ read_document(struct reader *rd)
 		rd->err->not_trace = 1;
 		return -1;
 	}
+	rd_sync(rd);            /* from here on, the trace is this thread's */
 
 	if (r == RD_ERR) {
 		uint64_t stop = rd_offset(rd), rest = 0;
@@ -1550,13 +1864,31 @@ read_document(struct reader *rd)
 	return 0;
 }
 
+/*
+ * How to load: opts, overridden (for tests and comparisons) by the
+ * environment: GANTTY_JSONC_ONLY=1 reads every event through json-c alone
+ * (the reference path), GANTTY_LOAD_THREADS=N sets the threads.
+ */
+static void
+load_settings(const struct load_opts *opts, int *fast, int *threads)
+{
+	const char *e;
+
+	*fast = 1;
+	*threads = opts != NULL && opts->threads > 0 ? opts->threads : 2;
+	if ((e = getenv("GANTTY_JSONC_ONLY")) != NULL && strcmp(e, "1") == 0)
+		*fast = 0;
+	if ((e = getenv("GANTTY_LOAD_THREADS")) != NULL && atoi(e) > 0)
+		*threads = atoi(e);
+}
+
 int
 load_trace(struct trace *t, const char *path, const struct load_opts *opts,
     struct load_error *err)
 {
 	struct reader rd;
 	struct stat st;
-	int rc;
+	int rc, threads;
 
 	memset(err, 0, sizeof *err);
 	memset(&rd, 0, sizeof rd);
@@ -1592,12 +1924,13 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 	}
 	json_tokener_set_flags(rd.tok, 0);
 	jscan_init(&rd.js);
-	/* GANTTY_JSONC_ONLY=1: every event through json-c (the reference) */
-	rd.fast = getenv("GANTTY_JSONC_ONLY") == NULL ||
-	    strcmp(getenv("GANTTY_JSONC_ONLY"), "1") != 0;
+	load_settings(opts, &rd.fast, &threads);
+	if (threads > 1)
+		rd.taker = taker_start(&rd);
 	rd_open(&rd);
 
 	rc = read_document(&rd);
+	taker_stop(&rd);
 
 	json_tokener_free(rd.tok);
 	jscan_free(&rd.js);

@@ -33,6 +33,12 @@ struct load_opts {
 	 */
 	void (*progress)(uint64_t done, uint64_t total, void *ctx);
 	void *progress_ctx;
+	/*
+	 * Threads for this file: 2 (the default, 0) reads and decodes in the
+	 * calling thread while a second one builds the model; 1 does it all in
+	 * the calling thread (for several files loaded at once).
+	 */
+	int threads;
 };
 
 struct load_error {
