@@ -1607,6 +1607,11 @@ rd_jscan_event(struct reader *rd)
 			if (!jscan_takes(rd->js.f))
 				return 0;
 			rd->pos += used;
+			/* as json-c, eat the white space after it, in this buffer */
+			while (rd->pos < rd->len && (rd->buf[rd->pos] == ' ' ||
+			    rd->buf[rd->pos] == '\n' || rd->buf[rd->pos] == '\r' ||
+			    rd->buf[rd->pos] == '\t'))
+				rd->pos++;
 			rd_emit_jscan(rd);
 			return 1;
 		}

@@ -574,20 +574,40 @@ sort_tracks(struct trace *t)
 	free(order);
 }
 
+/*
+ * Sorts the events: an order is sorted, then applied in place, cycle by
+ * cycle, so the peak memory is the events plus 4 bytes (and qsort's 4) per
+ * event rather than a second copy of the events (40 bytes).
+ */
 static void
 sort_events(struct trace *t)
 {
-	uint32_t *order = xcalloc(t->nevents, sizeof *order);
-	struct event *sorted = xcalloc(t->nevents, sizeof *sorted);
+	struct event *ev = t->events;
+	uint32_t *order = xcalloc(t->nevents ? t->nevents : 1, sizeof *order);
 
 	for (size_t i = 0; i < t->nevents; i++)
 		order[i] = (uint32_t)i;
-	qsort_r(order, t->nevents, sizeof *order, event_order, t->events);
-	for (size_t i = 0; i < t->nevents; i++)
-		sorted[i] = t->events[order[i]];
-	free(t->events);
-	t->events = sorted;
-	t->events_cap = t->nevents;
+	qsort_r(order, t->nevents, sizeof *order, event_order, ev);
+	/* ev[j] becomes ev[order[j]]; a placed j is marked order[j] == j */
+	for (uint32_t i = 0; i < t->nevents; i++) {
+		struct event first;
+		uint32_t j = i;
+
+		if (order[i] == i)
+			continue;
+		first = ev[i];
+		for (;;) {
+			uint32_t k = order[j];
+
+			order[j] = j;
+			if (k == i) {
+				ev[j] = first;
+				break;
+			}
+			ev[j] = ev[k];
+			j = k;
+		}
+	}
 	free(order);
 }
 

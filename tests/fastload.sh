@@ -12,6 +12,8 @@ loadcmp=${LOADCMP:-$top_builddir/tests/loadcmp}
 	{ echo "gen-trace failed" >&2; exit 1; }
 gzip -c "$tmp/gen/rank-0.json" >"$tmp/gen/rank-0.json.gz"
 head -c 1234567 "$tmp/gen/rank-1.json" >"$tmp/cut.json"
+# garbage after white space after an event: json-c eats the white space
+printf '{"traceEvents": [\n{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}\n \t@@@ x\n' >"$tmp/garbage.json"
 # escapes, surrogate pairs and braces inside strings, nested args, numbers
 cat >"$tmp/escapes.json" <<'JSON'
 {"traceEvents": [
@@ -34,7 +36,7 @@ cat >"$tmp/escapes.json" <<'JSON'
 JSON
 
 set -- "$tmp/gen/rank-0.json" "$tmp/gen/rank-1.json" "$tmp/gen/rank-0.json.gz" \
-	"$tmp/cut.json" "$tmp/escapes.json" \
+	"$tmp/cut.json" "$tmp/garbage.json" "$tmp/escapes.json" \
 	"$top_srcdir"/tests/fixtures/hostile/* "$top_srcdir"/tests/fixtures/*.json \
 	"$top_srcdir"/fuzz/corpus/load/* "$top_srcdir"/fuzz/regress/load/*
 check "generated traces, fixtures and fuzz corpus load identically" "$loadcmp" "$@"
