@@ -185,6 +185,9 @@ scan_string(struct ctx *c, int *esc)
 		q += 6;
 		if (u < 0xd800 || u > 0xdbff)
 			continue;
+		/* a high surrogate: a low one must follow */
+		if ((q < end && q[0] != '\\') || (q + 1 < end && q[1] != 'u'))
+			return fallback(c);
 		if (end - q < 6)
 			return more(c);
 		if (q[0] != '\\' || q[1] != 'u' || !hex4(q + 2, &lo) ||
