@@ -35,6 +35,15 @@
 /* An event longer than this is left to json-c, which streams it. */
 #define JSCAN_LIMIT ((size_t)4 << 20)
 
+/*
+ * The class of kernels by name id (class + 1, 0 unknown): classifying
+ * searches the (long) name, and a trace repeats a few names many times.
+ */
+struct class_cache {
+	uint8_t *cls;
+	size_t cap;
+};
+
 struct reader {
 	int fd;
 	const char *path;
@@ -69,6 +78,7 @@ struct reader {
 	struct jscan js;
 	int fast;               /* decode events with jscan where it can */
 	struct taker *taker;    /* the taker thread, or NULL */
+	struct class_cache classes; /* the taker's */
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
@@ -90,13 +100,20 @@ count_lines(const char *p, size_t n)
 	size_t i = 0;
 
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
 
-	for (; i + 16 <= n; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+	/* per-byte counters (cmpeq gives -1 per match), summed every 255 rounds */
+	while (i + 16 <= n) {
+		__m128i acc = zero;
+		uint64_t sums[2];
 
-		lines += (uint64_t)__builtin_popcount(
-		    (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl)));
+		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(x, nl));
+		}
+		_mm_storeu_si128((__m128i *)(void *)sums, _mm_sad_epu8(acc, zero));
+		lines += sums[0] + sums[1];
 	}
 #endif
 	for (; i < n; i++)
@@ -1142,9 +1159,23 @@ jscan_takes(const struct jval *f)
 	return 1;
 }
 
+static uint8_t
+kernel_class(struct class_cache *cc, uint32_t name_id, const char *name)
+{
+	if (name_id >= cc->cap) {
+		size_t old = cc->cap;
+
+		xgrow(&cc->cls, &cc->cap, (size_t)name_id + 1, 1);
+		memset(cc->cls + old, 0, cc->cap - old);
+	}
+	if (cc->cls[name_id] == 0)
+		cc->cls[name_id] = (uint8_t)(trace_classify(CAT_KERNEL, name) + 1);
+	return (uint8_t)(cc->cls[name_id] - 1);
+}
+
 /* take_event() over a decoded event that jscan_takes(). */
 static int
-take_jscan(struct trace *t, const struct jval *f)
+take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 {
 	const char *name, *cat_s, *pid_text, *tid_text;
 	size_t name_len = 0, cat_len = 0;
@@ -1214,7 +1245,8 @@ take_jscan(struct trace *t, const struct jval *f)
 	if (ph == 'i' || ph == 'I')
 		ev.flags |= EVF_INSTANT;
 	if (ph == 'X') {
-		ev.cls = (uint8_t)trace_classify(kind, name);
+		ev.cls = kind == CAT_KERNEL ? kernel_class(cc, ev.name, name) :
+		    (uint8_t)trace_classify(kind, name);
 		if (ev.cls != CLASS_NONE)
 			ev.flags |= EVF_ACTIVITY;
 	}
@@ -1349,7 +1381,7 @@ op_apply(struct reader *rd, const struct op *op, const struct jval *f)
 
 	switch (op->kind) {
 	case OP_JSCAN:
-		rd->phased += (uint64_t)take_jscan(t, f);
+		rd->phased += (uint64_t)take_jscan(t, f, &rd->classes);
 		break;
 	case OP_JSONC:
 		rd->phased += (uint64_t)take_event(t, op->obj);
@@ -1939,6 +1971,7 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 
 	json_tokener_free(rd.tok);
 	jscan_free(&rd.js);
+	free(rd.classes.cls);
 	free(rd.buf);
 	free(rd.in);
 	if (rd.z_ready)
