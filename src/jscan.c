@@ -91,6 +91,7 @@ find_key(const struct jscan *js, int in_args, const char *k, size_t len)
 /* The state of one jscan_event() call. */
 struct ctx {
 	const char *p, *end;
+	const char *start;      /* the object being decoded */
 	struct jscan *js;
 	int status;             /* why it failed: JSCAN_MORE or JSCAN_FALLBACK */
 };
@@ -409,9 +410,13 @@ scan_container(struct ctx *c, int depth, int in_args)
 		}
 		tmp.type = JV_ABSENT;
 		if (known && v == &c->js->f[JF_ARGS] && *c->p == '{') {
+			const char *args = c->p;
+
 			v->type = JV_OBJECT;
-			if (!scan_container(c, depth + 1, 1))
+			if (!scan_container(c, depth + 1, c->js->defer_args ? -1 : 1))
 				return 0;
+			c->js->args_off = (size_t)(args - c->start);
+			c->js->args_len = (size_t)(c->p - args);
 		} else {
 			if (!skip_value(c, depth + 1, v))
 				return 0;
@@ -500,10 +505,11 @@ jscan_free(struct jscan *js)
 int
 jscan_event(struct jscan *js, const char *buf, size_t len, size_t *used)
 {
-	struct ctx c = { buf, buf + len, js, JSCAN_OK };
+	struct ctx c = { buf, buf + len, buf, js, JSCAN_OK };
 
 	memset(js->f, 0, sizeof js->f);
 	js->scratch_used = 0;
+	js->args_off = js->args_len = 0;
 	if (len == 0)
 		return JSCAN_MORE;
 	if (*buf != '{')
@@ -514,5 +520,22 @@ jscan_event(struct jscan *js, const char *buf, size_t len, size_t *used)
 		if (js->f[f].type == JV_STRING)
 			js->f[f].s = js->scratch + js->f[f].i;
 	*used = (size_t)(c.p - buf);
+	return JSCAN_OK;
+}
+
+int
+jscan_args(struct jscan *js, const char *buf, size_t len)
+{
+	struct ctx c = { buf, buf + len, buf, js, JSCAN_OK };
+
+	memset(js->f + JF_ARGS + 1, 0, (JF_COUNT - JF_ARGS - 1) * sizeof *js->f);
+	js->scratch_used = 0;
+	if (len == 0 || *buf != '{')
+		return JSCAN_FALLBACK;
+	if (!scan_container(&c, 2, 1) || c.p != c.end)
+		return JSCAN_FALLBACK;
+	for (int f = JF_ARGS + 1; f < JF_COUNT; f++)
+		if (js->f[f].type == JV_STRING)
+			js->f[f].s = js->scratch + js->f[f].i;
 	return JSCAN_OK;
 }

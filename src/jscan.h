@@ -94,6 +94,12 @@ enum jscan_field {
 
 struct jscan {
 	struct jval f[JF_COUNT];  /* indexed by enum jscan_field */
+	/*
+	 * Set by the caller: leave the keys of args undecoded (JA_* stay
+	 * absent), only validated, for jscan_args() later, elsewhere.
+	 */
+	int defer_args;
+	size_t args_off, args_len; /* where the args object is in the event, if any */
 	/* private */
 	uint8_t slots[2][JSCAN_SLOTS]; /* known keys of the event, of args: field + 1 */
 	char *scratch;            /* decoded strings */
@@ -112,5 +118,13 @@ void jscan_free(struct jscan *js);
  * far), or JSCAN_FALLBACK (see the top of this file).  Never fails otherwise.
  */
 int jscan_event(struct jscan *js, const char *buf, size_t len, size_t *used);
+
+/*
+ * Decodes the args object that is exactly the len bytes at buf (as found by
+ * a jscan_event() with defer_args) into the JA_* fields of js->f, leaving
+ * the other fields alone.  Returns JSCAN_OK or JSCAN_FALLBACK (then the
+ * whole event is json-c's).
+ */
+int jscan_args(struct jscan *js, const char *buf, size_t len);
 
 #endif

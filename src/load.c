@@ -1063,7 +1063,7 @@ jv_intern(struct trace *t, const struct jval *v)
 
 /* take_args() */
 static uint32_t
-jscan_args(struct trace *t, const struct jval *f, int is_memory)
+take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 {
 	struct event_args a;
 	struct comm_args c;
@@ -1254,7 +1254,7 @@ take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 		ev.flags |= EVF_ANNOTATION;
 	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
 		ev.flags |= EVF_SYNC;
-	ev.args = jscan_args(t, f, (ev.flags & EVF_INSTANT) &&
+	ev.args = take_jscan_args(t, f, (ev.flags & EVF_INSTANT) &&
 	    strcmp(name, "[memory]") == 0);
 	if (ph == 'B') {
 		trace_begin(t, &ev);
@@ -1341,7 +1341,12 @@ struct op {
 	int kind;
 	json_object *obj;       /* OP_JSONC, OP_HEADER */
 	char *key;              /* OP_HEADER */
-	size_t off;             /* OP_JSCAN: its fields at arena[off] */
+	/*
+	 * OP_JSCAN: nfields fields at arena[off]; when it has an args object,
+	 * the event's text at arena[raw], raw_len bytes, with args undecoded
+	 * at raw + args_off (the taker decodes them).
+	 */
+	size_t off, raw, raw_len, args_off, args_len;
 	uint32_t nfields;
 };
 
@@ -1364,6 +1369,8 @@ struct batch {
 #define BATCH_BYTES ((size_t)512 << 10)
 
 struct taker {
+	struct jscan js;        /* decodes args */
+	json_tokener *tok;      /* for events whose args jscan declines */
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -1405,10 +1412,38 @@ op_apply(struct reader *rd, const struct op *op, const struct jval *f)
 	}
 }
 
+/*
+ * Decodes the args of a queued event into f (its other fields); returns 0
+ * when jscan declines them, after taking the event through json-c.
+ */
+static int
+taker_args(struct taker *tk, const struct batch *b, const struct op *op,
+    struct jval *f)
+{
+	const char *raw = b->arena + op->raw;
+	json_object *obj;
+
+	if (jscan_args(&tk->js, raw + op->args_off, op->args_len) == JSCAN_OK) {
+		memcpy(f + JF_ARGS + 1, tk->js.f + JF_ARGS + 1,
+		    (JF_COUNT - JF_ARGS - 1) * sizeof *f);
+		return 1;
+	}
+	/*
+	 * The reader validated the event (standard JSON, not deep), so json-c
+	 * parses it whole, just as it would have in the stream.
+	 */
+	json_tokener_reset(tk->tok);
+	obj = json_tokener_parse_ex(tk->tok, raw, (int)op->raw_len);
+	tk->rd->phased += (uint64_t)take_event(tk->rd->t, obj);
+	json_object_put(obj);
+	return 0;
+}
+
 /* Applies the ops of a batch and empties it. */
 static void
-batch_apply(struct reader *rd, struct batch *b)
+batch_apply(struct taker *tk, struct batch *b)
 {
+	struct reader *rd = tk->rd;
 	struct jval f[JF_COUNT];
 
 	for (size_t i = 0; i < b->nops; i++) {
@@ -1430,6 +1465,8 @@ batch_apply(struct reader *rd, struct batch *b)
 				if (of->type == JV_STRING || of->type == JV_DOUBLE)
 					off += (of->len + 1 + 7) & ~(size_t)7;
 			}
+			if (op->raw_len > 0 && !taker_args(tk, b, op, f))
+				continue;
 		}
 		op_apply(rd, op, f);
 	}
@@ -1452,7 +1489,7 @@ taker_main(void *arg)
 			break;
 		b = &tk->b[tk->tail % NBATCH];
 		pthread_mutex_unlock(&tk->mu);
-		batch_apply(tk->rd, b);
+		batch_apply(tk, b);
 		pthread_mutex_lock(&tk->mu);
 		tk->tail++;
 		pthread_cond_broadcast(&tk->cv);
@@ -1482,14 +1519,24 @@ taker_start(struct reader *rd)
 	struct taker *tk = xcalloc(1, sizeof *tk);
 
 	tk->rd = rd;
+	jscan_init(&tk->js);
+	tk->tok = json_tokener_new_ex(MAX_DEPTH);
+	if (tk->tok == NULL) {
+		fprintf(stderr, "gantty: out of memory\n");
+		abort();
+	}
+	json_tokener_set_flags(tk->tok, 0);
 	pthread_mutex_init(&tk->mu, NULL);
 	pthread_cond_init(&tk->cv, NULL);
 	if (pthread_create(&tk->thread, NULL, taker_main, tk) != 0) {
 		pthread_cond_destroy(&tk->cv);
 		pthread_mutex_destroy(&tk->mu);
+		json_tokener_free(tk->tok);
 		free(tk);
 		return NULL;
 	}
+	/* the taker decodes args: the reader has the rest */
+	rd->js.defer_args = 1;
 	return tk;
 }
 
@@ -1528,6 +1575,8 @@ taker_stop(struct reader *rd)
 		free(tk->b[i].ops);
 		free(tk->b[i].arena);
 	}
+	jscan_free(&tk->js);
+	json_tokener_free(tk->tok);
 	free(tk);
 	rd->taker = NULL;
 }
@@ -1551,7 +1600,7 @@ taker_batch(struct taker *tk, size_t bytes)
 static void
 rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
 {
-	struct op op = { kind, obj, key, 0, 0 };
+	struct op op = { .kind = kind, .obj = obj, .key = key };
 
 	if (rd->taker == NULL) {
 		op_apply(rd, &op, NULL);
@@ -1562,17 +1611,17 @@ rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
 	}
 }
 
-/* Applies or queues the event rd->js decoded. */
+/* Applies or queues the event rd->js decoded from the len bytes at raw. */
 static void
-rd_emit_jscan(struct reader *rd)
+rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 {
 	const struct jval *f = rd->js.f;
 	struct batch *b;
 	struct op *op;
-	size_t bytes = 0;
+	size_t bytes = 0, raw_len = rd->js.args_len > 0 ? len : 0;
 
 	if (rd->taker == NULL) {
-		struct op now = { OP_JSCAN, NULL, NULL, 0, 0 };
+		struct op now = { .kind = OP_JSCAN };
 
 		op_apply(rd, &now, f);
 		return;
@@ -1584,10 +1633,19 @@ rd_emit_jscan(struct reader *rd)
 		if (f[k].type == JV_STRING || f[k].type == JV_DOUBLE)
 			bytes += (f[k].len + 1 + 7) & ~(size_t)7;
 	}
+	bytes += (raw_len + 7) & ~(size_t)7;
 	b = taker_batch(rd->taker, bytes);
 	op = &b->ops[b->nops++];
 	memset(op, 0, sizeof *op);
 	op->kind = OP_JSCAN;
+	if (raw_len > 0) {
+		op->raw = b->used;
+		op->raw_len = raw_len;
+		op->args_off = rd->js.args_off;
+		op->args_len = rd->js.args_len;
+		memcpy(b->arena + b->used, raw, raw_len);
+		b->used += (raw_len + 7) & ~(size_t)7;
+	}
 	op->off = b->used;
 	for (int k = 0; k < JF_COUNT; k++) {
 		struct op_field *of;
@@ -1636,6 +1694,8 @@ rd_jscan_event(struct reader *rd)
 		int r = jscan_event(&rd->js, rd->buf + rd->pos, avail, &used), got;
 
 		if (r == JSCAN_OK) {
+			const char *raw = rd->buf + rd->pos;
+
 			if (!jscan_takes(rd->js.f))
 				return 0;
 			rd->pos += used;
@@ -1644,7 +1704,7 @@ rd_jscan_event(struct reader *rd)
 			    rd->buf[rd->pos] == '\n' || rd->buf[rd->pos] == '\r' ||
 			    rd->buf[rd->pos] == '\t'))
 				rd->pos++;
-			rd_emit_jscan(rd);
+			rd_emit_jscan(rd, raw, used);
 			return 1;
 		}
 		if (r == JSCAN_FALLBACK || avail > JSCAN_LIMIT)
