@@ -66,6 +66,8 @@ struct reader {
 	unsigned char *in;      /* compressed input; z.next_in points into it */
 	int in_eof;
 	uint64_t raw_read;      /* bytes read from the file */
+	uint64_t raw_seen;      /* of them, those the reader has had (for progress) */
+	struct inflater *inflater; /* inflates in a thread, or NULL */
 	int bad;                /* corrupt gzip data or a read error */
 	char badmsg[256];       /* "corrupt gzip data at compressed byte N: why" */
 
@@ -247,12 +249,151 @@ gz_read(struct reader *rd, char *dst, size_t size)
 	return (size_t)((char *)rd->z.next_out - dst);
 }
 
+/* ---- the inflater thread ----------------------------------------------
+ *
+ * With more than one thread, gzip data is inflated by a thread of its own
+ * into a ring of blocks that rd_read() copies from, so inflating overlaps
+ * decoding.  Only the inflater touches the zlib state and what gz_read()
+ * sets (bad, badmsg, gz_cut, raw_read, warn.trailing_bytes) until it has
+ * delivered the end; the reader looks at those only after it has seen the
+ * end (or stopped the inflater).
+ */
+#define NBLOCK 4
+
+struct inflater {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *data[NBLOCK];
+	size_t len[NBLOCK];
+	uint64_t raw[NBLOCK];   /* compressed bytes read once the block was full */
+	uint64_t head, tail;    /* blocks tail..head-1 (mod NBLOCK) are full */
+	size_t pos;             /* the reader's position in block tail */
+	int done;               /* every block is delivered */
+	int quit;               /* the reader wants no more */
+	struct reader *rd;
+};
+
+static void *
+inflater_main(void *arg)
+{
+	struct inflater *in = arg;
+
+	for (;;) {
+		size_t slot, filled = 0, n = 1;
+
+		pthread_mutex_lock(&in->mu);
+		while (in->head - in->tail >= NBLOCK && !in->quit)
+			pthread_cond_wait(&in->cv, &in->mu);
+		if (in->quit) {
+			pthread_mutex_unlock(&in->mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&in->mu);
+		slot = in->head % NBLOCK;
+		while (filled < READ_CHUNK &&
+		    (n = gz_read(in->rd, in->data[slot] + filled, READ_CHUNK - filled)) > 0)
+			filled += n;
+		pthread_mutex_lock(&in->mu);
+		if (filled > 0) {
+			in->len[slot] = filled;
+			in->raw[slot] = in->rd->raw_read;
+			in->head++;
+		}
+		if (n == 0)
+			in->done = 1;
+		pthread_cond_broadcast(&in->cv);
+		pthread_mutex_unlock(&in->mu);
+		if (n == 0)
+			return NULL;
+	}
+}
+
+/* Starts inflating rd's gzip data in a thread; NULL (inflate here) if it cannot. */
+static struct inflater *
+inflater_start(struct reader *rd)
+{
+	struct inflater *in = xcalloc(1, sizeof *in);
+
+	in->rd = rd;
+	for (int i = 0; i < NBLOCK; i++)
+		in->data[i] = xmalloc(READ_CHUNK);
+	pthread_mutex_init(&in->mu, NULL);
+	pthread_cond_init(&in->cv, NULL);
+	if (pthread_create(&in->thread, NULL, inflater_main, in) != 0) {
+		pthread_cond_destroy(&in->cv);
+		pthread_mutex_destroy(&in->mu);
+		for (int i = 0; i < NBLOCK; i++)
+			free(in->data[i]);
+		free(in);
+		return NULL;
+	}
+	return in;
+}
+
+/* Copies up to size inflated bytes to dst; 0 at the end. */
+static size_t
+inflater_read(struct inflater *in, char *dst, size_t size, uint64_t *raw)
+{
+	size_t slot, n;
+
+	pthread_mutex_lock(&in->mu);
+	while (in->tail == in->head && !in->done)
+		pthread_cond_wait(&in->cv, &in->mu);
+	if (in->tail == in->head) {
+		pthread_mutex_unlock(&in->mu);
+		return 0;
+	}
+	pthread_mutex_unlock(&in->mu);
+	slot = in->tail % NBLOCK;
+	n = in->len[slot] - in->pos < size ? in->len[slot] - in->pos : size;
+	memcpy(dst, in->data[slot] + in->pos, n);
+	in->pos += n;
+	*raw = in->raw[slot];
+	if (in->pos == in->len[slot]) {
+		pthread_mutex_lock(&in->mu);
+		in->tail++;
+		in->pos = 0;
+		pthread_cond_broadcast(&in->cv);
+		pthread_mutex_unlock(&in->mu);
+	}
+	return n;
+}
+
+/* Stops the inflater (wherever it is) and frees it. */
+static void
+inflater_stop(struct reader *rd)
+{
+	struct inflater *in = rd->inflater;
+
+	if (in == NULL)
+		return;
+	pthread_mutex_lock(&in->mu);
+	in->quit = 1;
+	pthread_cond_broadcast(&in->cv);
+	pthread_mutex_unlock(&in->mu);
+	pthread_join(in->thread, NULL);
+	pthread_cond_destroy(&in->cv);
+	pthread_mutex_destroy(&in->mu);
+	for (int i = 0; i < NBLOCK; i++)
+		free(in->data[i]);
+	free(in);
+	rd->inflater = NULL;
+}
+
 /* Reads the next bytes of the (decompressed) stream into dst; 0 at the end. */
 static size_t
 rd_read(struct reader *rd, char *dst, size_t size)
 {
-	if (rd->gzip)
-		return gz_read(rd, dst, size);
+	size_t got;
+
+	if (rd->inflater != NULL)
+		return inflater_read(rd->inflater, dst, size, &rd->raw_seen);
+	if (rd->gzip) {
+		got = gz_read(rd, dst, size);
+		rd->raw_seen = rd->raw_read;
+		return got;
+	}
 	if (rd->z.avail_in > 0) {       /* bytes read to look for the magic */
 		size_t n = rd->z.avail_in < size ? rd->z.avail_in : size;
 
@@ -261,7 +402,9 @@ rd_read(struct reader *rd, char *dst, size_t size)
 		rd->z.avail_in -= (uInt)n;
 		return n;
 	}
-	return rd->bad ? 0 : raw_read(rd, dst, size);
+	got = rd->bad ? 0 : raw_read(rd, dst, size);
+	rd->raw_seen = rd->raw_read;
+	return got;
 }
 
 /* Reads the first bytes and sets up inflating if they are gzip's magic. */
@@ -326,7 +469,7 @@ rd_refill(struct reader *rd)
 	if (rd->opts != NULL && rd->opts->progress != NULL &&
 	    rd->base + rd->len >= rd->next_progress) {
 		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
-		rd->opts->progress(rd->raw_read, rd->file_size, rd->opts->progress_ctx);
+		rd->opts->progress(rd->raw_seen, rd->file_size, rd->opts->progress_ctx);
 	}
 	return 1;
 }
@@ -2025,8 +2168,11 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 	if (threads > 1)
 		rd.taker = taker_start(&rd);
 	rd_open(&rd);
+	if (rd.gzip && threads > 1)
+		rd.inflater = inflater_start(&rd);
 
 	rc = read_document(&rd);
+	inflater_stop(&rd);
 	taker_stop(&rd);
 
 	json_tokener_free(rd.tok);

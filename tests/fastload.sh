@@ -12,6 +12,11 @@ loadcmp=${LOADCMP:-$top_builddir/tests/loadcmp}
 	{ echo "gen-trace failed" >&2; exit 1; }
 gzip -c "$tmp/gen/rank-0.json" >"$tmp/gen/rank-0.json.gz"
 head -c 1234567 "$tmp/gen/rank-1.json" >"$tmp/cut.json"
+# gzip cut short, corrupt in the middle, two members then garbage (inflated
+# by a thread of its own on the two-thread path)
+head -c 100000 "$tmp/gen/rank-0.json.gz" >"$tmp/cut.json.gz"
+{ head -c 150000 "$tmp/gen/rank-0.json.gz"; printf 'XXXXXXXXXXXXXXXX'; tail -c +150017 "$tmp/gen/rank-0.json.gz"; } >"$tmp/corrupt.json.gz"
+{ printf '{"traceEvents": [' | gzip -c; printf '{"ph": "i", "name": "a", "pid": 1, "tid": 1, "ts": 5}]}' | gzip -c; printf 'junk'; } >"$tmp/members.json.gz"
 # garbage after white space after an event: json-c eats the white space
 printf '{"traceEvents": [\n{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}\n \t@@@ x\n' >"$tmp/garbage.json"
 # escapes, surrogate pairs and braces inside strings, nested args, numbers
@@ -36,7 +41,7 @@ cat >"$tmp/escapes.json" <<'JSON'
 JSON
 
 set -- "$tmp/gen/rank-0.json" "$tmp/gen/rank-1.json" "$tmp/gen/rank-0.json.gz" \
-	"$tmp/cut.json" "$tmp/garbage.json" "$tmp/escapes.json" \
+	"$tmp/cut.json" "$tmp/cut.json.gz" "$tmp/corrupt.json.gz" "$tmp/members.json.gz" "$tmp/garbage.json" "$tmp/escapes.json" \
 	"$top_srcdir"/tests/fixtures/hostile/* "$top_srcdir"/tests/fixtures/*.json \
 	"$top_srcdir"/fuzz/corpus/load/* "$top_srcdir"/fuzz/regress/load/*
 check "generated traces, fixtures and fuzz corpus load identically" "$loadcmp" "$@"
