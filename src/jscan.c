@@ -398,6 +398,7 @@ scan_container(struct ctx *c, int depth, int in_args)
 					v = &c->js->f[f];
 					if (v->type != JV_ABSENT)
 						return fallback(c);     /* a duplicate: json-c keeps the last */
+					c->js->present[c->js->npresent++] = (uint8_t)f;
 				}
 			}
 			if (!skip_ws(c))
@@ -507,7 +508,9 @@ jscan_event(struct jscan *js, const char *buf, size_t len, size_t *used)
 {
 	struct ctx c = { buf, buf + len, buf, js, JSCAN_OK };
 
-	memset(js->f, 0, sizeof js->f);
+	for (int i = 0; i < js->npresent; i++)
+		js->f[js->present[i]].type = JV_ABSENT;
+	js->npresent = 0;
 	js->scratch_used = 0;
 	js->args_off = js->args_len = 0;
 	if (len == 0)
@@ -516,9 +519,12 @@ jscan_event(struct jscan *js, const char *buf, size_t len, size_t *used)
 		return JSCAN_FALLBACK;
 	if (!scan_container(&c, 1, 0))
 		return c.status;
-	for (int f = 0; f < JF_COUNT; f++)
-		if (js->f[f].type == JV_STRING)
-			js->f[f].s = js->scratch + js->f[f].i;
+	for (int i = 0; i < js->npresent; i++) {
+		struct jval *v = &js->f[js->present[i]];
+
+		if (v->type == JV_STRING)
+			v->s = js->scratch + v->i;
+	}
 	*used = (size_t)(c.p - buf);
 	return JSCAN_OK;
 }
@@ -527,8 +533,16 @@ int
 jscan_args(struct jscan *js, const char *buf, size_t len)
 {
 	struct ctx c = { buf, buf + len, buf, js, JSCAN_OK };
+	int n = 0;
 
-	memset(js->f + JF_ARGS + 1, 0, (JF_COUNT - JF_ARGS - 1) * sizeof *js->f);
+	/* forget the fields of args, keep the others */
+	for (int i = 0; i < js->npresent; i++) {
+		if (js->present[i] > JF_ARGS)
+			js->f[js->present[i]].type = JV_ABSENT;
+		else
+			js->present[n++] = js->present[i];
+	}
+	js->npresent = n;
 	js->scratch_used = 0;
 	if (len == 0 || *buf != '{')
 		return JSCAN_FALLBACK;

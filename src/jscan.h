@@ -100,6 +100,8 @@ struct jscan {
 	 */
 	int defer_args;
 	size_t args_off, args_len; /* where the args object is in the event, if any */
+	uint8_t present[JF_COUNT]; /* the fields found (not JV_ABSENT), in file order */
+	int npresent;
 	/* private */
 	uint8_t slots[2][JSCAN_SLOTS]; /* known keys of the event, of args: field + 1 */
 	char *scratch;            /* decoded strings */

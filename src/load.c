@@ -1769,9 +1769,9 @@ rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 		op_apply(rd, &now, f);
 		return;
 	}
-	for (int k = 0; k < JF_COUNT; k++) {
-		if (f[k].type == JV_ABSENT)
-			continue;
+	for (int i = 0; i < rd->js.npresent; i++) {
+		int k = rd->js.present[i];
+
 		bytes += sizeof(struct op_field);
 		if (f[k].type == JV_STRING || f[k].type == JV_DOUBLE)
 			bytes += (f[k].len + 1 + 7) & ~(size_t)7;
@@ -1790,12 +1790,10 @@ rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 		b->used += (raw_len + 7) & ~(size_t)7;
 	}
 	op->off = b->used;
-	for (int k = 0; k < JF_COUNT; k++) {
-		struct op_field *of;
+	for (int i = 0; i < rd->js.npresent; i++) {
+		int k = rd->js.present[i];
+		struct op_field *of = (void *)(b->arena + b->used);
 
-		if (f[k].type == JV_ABSENT)
-			continue;
-		of = (void *)(b->arena + b->used);
 		of->i = f[k].i;
 		of->len = (uint32_t)f[k].len;
 		of->field = (uint8_t)k;
