@@ -83,7 +83,9 @@ struct jval {
 	X(JA_IN_NELEMS, 1, "In msg nelems") \
 	X(JA_OUT_NELEMS, 1, "Out msg nelems") \
 	X(JA_SEQ_UC, 1, "Seq") \
-	X(JA_SEQ, 1, "seq")
+	X(JA_SEQ, 1, "seq") \
+	X(JA_NAME, 1, "name") \
+	X(JA_SORT_INDEX, 1, "sort_index")
 
 enum jscan_field {
 #define X(id, inargs, key) id,

@@ -1253,6 +1253,35 @@ take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 	return any ? trace_add_args(t, &a) : EV_NONE;
 }
 
+/* take_metadata() */
+static void
+jscan_metadata(struct trace *t, const struct jval *f, const char *name)
+{
+	int64_t pid, tid = INT64_MIN, n = 0;
+	const char *pid_text = jv_id(&f[JF_PID], &pid), *tid_text = NULL;
+	const char *s = NULL;
+	size_t len;
+
+	if (f[JF_TID].type != JV_ABSENT)
+		tid_text = jv_id(&f[JF_TID], &tid);
+	if (f[JF_ARGS].type != JV_OBJECT)
+		return;
+	if (strcmp(name, "process_name") == 0 || strcmp(name, "thread_name") == 0)
+		s = jv_str(&f[JA_NAME], &len);
+	else if (strcmp(name, "process_sort_index") == 0 ||
+	    strcmp(name, "thread_sort_index") == 0) {
+		if (jv_int(t, &f[JA_SORT_INDEX], &n) <= 0)
+			return;
+	} else
+		return;
+	if (strncmp(name, "process", 7) == 0 && s == NULL && n == 0 &&
+	    strcmp(name, "process_name") == 0)
+		return;
+	if (strcmp(name, "thread_name") == 0 && s == NULL)
+		return;
+	trace_metadata(t, name, pid, pid_text, tid, tid_text, s, n);
+}
+
 /* take_flow() */
 static void
 jscan_flow(struct trace *t, const struct jval *f, int ph, int64_t pid,
@@ -1280,8 +1309,8 @@ jscan_flow(struct trace *t, const struct jval *f, int ph, int64_t pid,
 }
 
 /*
- * Returns whether take_jscan() handles the decoded event f; the rest (phases
- * M and C, unknown phases and a few rare value types) go through json-c.
+ * Returns whether take_jscan() handles the decoded event f; the rest (phase
+ * C, unknown phases and a few rare value types) go through json-c.
  */
 static int
 jscan_takes(const struct jval *f)
@@ -1292,7 +1321,7 @@ jscan_takes(const struct jval *f)
 		return 0;
 	ph = f[JF_PH].s[0];
 	if (ph != 'X' && ph != 'B' && ph != 'E' && ph != 'i' && ph != 'I' &&
-	    ph != 's' && ph != 't' && ph != 'f')
+	    ph != 's' && ph != 't' && ph != 'f' && ph != 'M')
 		return 0;
 	if (f[JF_PID].type == JV_DOUBLE || f[JF_TID].type == JV_DOUBLE)
 		return 0;
@@ -1332,6 +1361,10 @@ take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 	name = jv_str(&f[JF_NAME], &name_len);
 	if (name == NULL)
 		name = "";
+	if (ph == 'M') {
+		jscan_metadata(t, f, name);
+		return 1;
+	}
 	r = jv_time(&f[JF_TS], &ts);
 	if (r <= 0) {
 		if (r == 0)
@@ -1505,11 +1538,13 @@ struct batch {
 	size_t nops, ops_cap;
 	char *arena;            /* op_fields and texts, 8-byte aligned */
 	size_t used, cap;
+	size_t objects;         /* json-c values held (kept few: they are big) */
 };
 
 #define NBATCH 3
 #define BATCH_OPS 4096
 #define BATCH_BYTES ((size_t)512 << 10)
+#define BATCH_OBJECTS 256
 
 struct taker {
 	struct jscan js;        /* decodes args */
@@ -1556,19 +1591,24 @@ op_apply(struct reader *rd, const struct op *op, const struct jval *f)
 }
 
 /*
- * Decodes the args of a queued event into f (its other fields); returns 0
- * when jscan declines them, after taking the event through json-c.
+ * Decodes the args of a queued event into f (its other fields), adding the
+ * fields set to set[*nset]; returns 0 when jscan declines them, after
+ * taking the event through json-c.
  */
 static int
 taker_args(struct taker *tk, const struct batch *b, const struct op *op,
-    struct jval *f)
+    struct jval *f, uint8_t *set, int *nset)
 {
 	const char *raw = b->arena + op->raw;
 	json_object *obj;
 
 	if (jscan_args(&tk->js, raw + op->args_off, op->args_len) == JSCAN_OK) {
-		memcpy(f + JF_ARGS + 1, tk->js.f + JF_ARGS + 1,
-		    (JF_COUNT - JF_ARGS - 1) * sizeof *f);
+		for (int i = 0; i < tk->js.npresent; i++) {
+			int k = tk->js.present[i];
+
+			f[k] = tk->js.f[k];
+			set[(*nset)++] = (uint8_t)k;
+		}
 		return 1;
 	}
 	/*
@@ -1588,18 +1628,23 @@ batch_apply(struct taker *tk, struct batch *b)
 {
 	struct reader *rd = tk->rd;
 	struct jval f[JF_COUNT];
+	uint8_t set[2 * JF_COUNT];      /* the fields of f set for this op */
+	int nset = 0;
 
+	memset(f, 0, sizeof f);
 	for (size_t i = 0; i < b->nops; i++) {
 		const struct op *op = &b->ops[i];
 
+		while (nset > 0)
+			f[set[--nset]].type = JV_ABSENT;
 		if (op->kind == OP_JSCAN) {
 			size_t off = op->off;
 
-			memset(f, 0, sizeof f);
 			for (uint32_t k = 0; k < op->nfields; k++) {
 				const struct op_field *of = (const void *)(b->arena + off);
 				struct jval *v = &f[of->field];
 
+				set[nset++] = of->field;
 				v->type = of->type;
 				v->i = of->i;
 				v->len = of->len;
@@ -1608,13 +1653,14 @@ batch_apply(struct taker *tk, struct batch *b)
 				if (of->type == JV_STRING || of->type == JV_DOUBLE)
 					off += (of->len + 1 + 7) & ~(size_t)7;
 			}
-			if (op->raw_len > 0 && !taker_args(tk, b, op, f))
+			if (op->raw_len > 0 && !taker_args(tk, b, op, f, set, &nset))
 				continue;
 		}
 		op_apply(rd, op, f);
 	}
 	b->nops = 0;
 	b->used = 0;
+	b->objects = 0;
 }
 
 static void *
@@ -1724,18 +1770,23 @@ taker_stop(struct reader *rd)
 	rd->taker = NULL;
 }
 
-/* The batch to add an op of up to bytes arena bytes to (submitting a full one). */
+/*
+ * The batch to add an op of up to bytes arena bytes to (holding a json-c
+ * value if obj), submitting a full one.
+ */
 static struct batch *
-taker_batch(struct taker *tk, size_t bytes)
+taker_batch(struct taker *tk, size_t bytes, int obj)
 {
 	struct batch *b = &tk->b[tk->head % NBATCH];
 
-	if (b->nops >= BATCH_OPS || (b->used > 0 && b->used + bytes > BATCH_BYTES)) {
+	if (b->nops >= BATCH_OPS || (b->used > 0 && b->used + bytes > BATCH_BYTES) ||
+	    (obj && b->objects >= BATCH_OBJECTS)) {
 		taker_submit(tk);
 		b = &tk->b[tk->head % NBATCH];
 	}
 	xgrow(&b->ops, &b->ops_cap, b->nops + 1, sizeof *b->ops);
 	xgrow(&b->arena, &b->cap, b->used + bytes, 1);
+	b->objects += obj != 0;
 	return b;
 }
 
@@ -1748,7 +1799,7 @@ rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
 	if (rd->taker == NULL) {
 		op_apply(rd, &op, NULL);
 	} else {
-		struct batch *b = taker_batch(rd->taker, 0);
+		struct batch *b = taker_batch(rd->taker, 0, obj != NULL);
 
 		b->ops[b->nops++] = op;
 	}
@@ -1777,7 +1828,7 @@ rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 			bytes += (f[k].len + 1 + 7) & ~(size_t)7;
 	}
 	bytes += (raw_len + 7) & ~(size_t)7;
-	b = taker_batch(rd->taker, bytes);
+	b = taker_batch(rd->taker, bytes, 0);
 	op = &b->ops[b->nops++];
 	memset(op, 0, sizeof *op);
 	op->kind = OP_JSCAN;
@@ -2103,6 +2154,23 @@ read_document(struct reader *rd)
 }
 
 /*
+ * The threads to load one file with by default: two only when a core is
+ * idle.  The second thread (and the inflater's) costs a fifth more work in
+ * all, and on a busy machine the threads only take turns: there, measured,
+ * one thread is faster.
+ */
+static int
+default_threads(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double load;
+
+	if (ncpu < 2 || getloadavg(&load, 1) != 1)
+		return 1;
+	return load <= (double)ncpu - 1 ? 2 : 1;
+}
+
+/*
  * How to load: opts, overridden (for tests and comparisons) by the
  * environment: GANTTY_JSONC_ONLY=1 reads every event through json-c alone
  * (the reference path), GANTTY_LOAD_THREADS=N sets the threads.
@@ -2113,11 +2181,13 @@ load_settings(const struct load_opts *opts, int *fast, int *threads)
 	const char *e;
 
 	*fast = 1;
-	*threads = opts != NULL && opts->threads > 0 ? opts->threads : 2;
+	*threads = opts != NULL && opts->threads > 0 ? opts->threads : 0;
 	if ((e = getenv("GANTTY_JSONC_ONLY")) != NULL && strcmp(e, "1") == 0)
 		*fast = 0;
 	if ((e = getenv("GANTTY_LOAD_THREADS")) != NULL && atoi(e) > 0)
 		*threads = atoi(e);
+	if (*threads == 0)
+		*threads = default_threads();
 }
 
 int

@@ -34,9 +34,11 @@ struct load_opts {
 	void (*progress)(uint64_t done, uint64_t total, void *ctx);
 	void *progress_ctx;
 	/*
-	 * Threads for this file: 2 (the default, 0) reads and decodes in the
-	 * calling thread while a second one builds the model; 1 does it all in
-	 * the calling thread (for several files loaded at once).
+	 * Threads for this file: 2 reads and decodes in the calling thread
+	 * while a second one builds the model (and gzip is inflated by a
+	 * third); 1 does it all in the calling thread (for several files loaded
+	 * at once); 0 chooses: 2 when a core is idle (load average), else 1.
+	 * The model is the same either way.
 	 */
 	int threads;
 };
