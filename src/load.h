@@ -1,13 +1,22 @@
 /*
  * load — reads one Kineto trace file into a struct trace.
  *
- * The only module that knows JSON (json-c) and compression (zlib).  The file
- * is streamed: a read buffer feeds one json_tokener that parses one event at
- * a time, so memory stays near the buffer size plus the model, whatever the
- * file size.  gzip is recognised by its magic bytes and inflated here (every
- * byte before corrupt data is kept; concatenated members are read in turn);
- * "-" reads standard input.  An event or header value nested deeper than
- * json-c's limit (64) is skipped by a bracket counter and counted.
+ * The only module that knows JSON (json-c, and jscan, its fast decoder of
+ * events) and compression (zlib).  The file is streamed: a read buffer feeds
+ * one event at a time to jscan, which decodes the fields the model needs,
+ * or, for anything jscan declines, to a json_tokener; json-c is the
+ * reference, and both paths build the same model (tests/fastload.sh).
+ * Memory stays near the buffer size plus the model, whatever the file size.
+ * With two threads (load_opts.threads), a taker thread builds the model in
+ * file order from what the reading thread decoded, and gzip is inflated by
+ * a third.  gzip is recognised by its magic bytes (every byte before
+ * corrupt data is kept; concatenated members are read in turn); "-" reads
+ * standard input.  An event or header value nested deeper than json-c's
+ * limit (64) is skipped by a bracket counter and counted.
+ *
+ * O(n) in the file's bytes to read (jscan: a few hundred MB/s), then
+ * trace_finalize(): O(n log n) in the events at worst, O(n) when each
+ * track's events come in time order.
  *
  * Accepted: the object form ({"traceEvents": [...], "deviceProperties": ...})
  * and the legacy bare array of events; phases X, B/E, i/I, C, s/t/f and M.
