@@ -1146,6 +1146,36 @@ jv_double(const struct jval *v, double *out)
 	return 1;
 }
 
+/*
+ * The common timestamp text, digits with up to three decimals ("12.345"),
+ * in ns; 0 if the text is anything else or the time is beyond
+ * TRACE_TIME_MAX (units_us_to_ns() decides those).
+ */
+static int
+quick_us_to_ns(const char *s, size_t len, int64_t *ns)
+{
+	uint64_t us = 0, frac = 0;
+	size_t i = 0, nfrac;
+
+	for (; i < len && i < 16 && s[i] >= '0' && s[i] <= '9'; i++)
+		us = us * 10 + (uint64_t)(s[i] - '0');
+	if (i == 0 || i >= len || s[i] != '.' || len - i - 1 > 3 || len - i - 1 == 0)
+		return 0;
+	nfrac = len - i - 1;
+	for (i++; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		frac = frac * 10 + (uint64_t)(s[i] - '0');
+	}
+	for (; nfrac < 3; nfrac++)
+		frac *= 10;
+	if (us > (uint64_t)TRACE_TIME_MAX / 1000 ||
+	    us * 1000 + frac > (uint64_t)TRACE_TIME_MAX)
+		return 0;
+	*ns = (int64_t)(us * 1000 + frac);
+	return 1;
+}
+
 /* get_time() */
 static int
 jv_time(const struct jval *v, int64_t *ns)
@@ -1162,6 +1192,8 @@ jv_time(const struct jval *v, int64_t *ns)
 		return 1;
 	case JV_DOUBLE:
 	case JV_STRING:
+		if (quick_us_to_ns(v->s, v->len, ns))
+			return 1;
 		r = units_us_to_ns(v->s, v->len, ns);
 		if (r == UNITS_OK && (*ns > TRACE_TIME_MAX || *ns < -TRACE_TIME_MAX))
 			r = UNITS_RANGE;

@@ -36,7 +36,14 @@ cat >"$tmp/escapes.json" <<'JSON'
  {"ph": "s", "id": 5, "pid": 1, "tid": 1, "ts": 1500, "cat": "ac2g", "name": "ac2g"},
  {"ph": "f", "id": 5, "pid": 0, "tid": 7, "ts": 1500, "cat": "ac2g", "bp": "e"},
  {"ph": "C", "name": "mem", "pid": 1, "ts": 1500, "args": {"a": 1, "b": 2.5}},
- {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7 \u0041"}}
+ {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7 \u0041"}},
+ {"ph": "i", "name": "t1", "pid": 2, "tid": 2, "ts": 4611686018427387.903},
+ {"ph": "i", "name": "t2", "pid": 2, "tid": 2, "ts": 4611686018427387.904},
+ {"ph": "i", "name": "t3", "pid": 2, "tid": 2, "ts": 9999999999999999.999},
+ {"ph": "i", "name": "t4", "pid": 2, "tid": 2, "ts": "0.001"},
+ {"ph": "i", "name": "t5", "pid": 2, "tid": 2, "ts": 12345678901234567.5},
+ {"ph": "X", "name": "t6", "pid": 2, "tid": 2, "ts": 0.5, "dur": 1.2345},
+ {"ph": "X", "name": "t7", "pid": 2, "tid": 2, "ts": 7.25, "dur": "3."}
 ]}
 JSON
 
