@@ -2186,18 +2186,20 @@ read_document(struct reader *rd)
 }
 
 /*
- * The threads to load one file with by default: two only when a core is
- * idle.  The second thread (and the inflater's) costs a fifth more work in
- * all, and on a busy machine the threads only take turns: there, measured,
- * one thread is faster.
+ * The threads to load one file with by default.  Measured on 2 cores
+ * (bench/RESULTS.md): inflating gzip in a thread of its own pays (15-25%)
+ * when a core is idle, and costs when none is (the threads take turns);
+ * the taker never paid: it adds a fifth to the work (queueing, decoding
+ * args a second time) and gains as much.  So: an inflater for gzip when the
+ * load average leaves a core idle, else one thread.
  */
 static int
-default_threads(void)
+default_threads(int gzip)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	double load;
 
-	if (ncpu < 2 || getloadavg(&load, 1) != 1)
+	if (!gzip || ncpu < 2 || getloadavg(&load, 1) != 1)
 		return 1;
 	return load <= (double)ncpu - 1 ? 2 : 1;
 }
@@ -2205,7 +2207,8 @@ default_threads(void)
 /*
  * How to load: opts, overridden (for tests and comparisons) by the
  * environment: GANTTY_JSONC_ONLY=1 reads every event through json-c alone
- * (the reference path), GANTTY_LOAD_THREADS=N sets the threads.
+ * (the reference path), GANTTY_LOAD_THREADS=N sets the threads (0: choose
+ * once the file is open, default_threads()).
  */
 static void
 load_settings(const struct load_opts *opts, int *fast, int *threads)
@@ -2218,8 +2221,6 @@ load_settings(const struct load_opts *opts, int *fast, int *threads)
 		*fast = 0;
 	if ((e = getenv("GANTTY_LOAD_THREADS")) != NULL && atoi(e) > 0)
 		*threads = atoi(e);
-	if (*threads == 0)
-		*threads = default_threads();
 }
 
 int
@@ -2265,11 +2266,14 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 	json_tokener_set_flags(rd.tok, 0);
 	jscan_init(&rd.js);
 	load_settings(opts, &rd.fast, &threads);
-	if (threads > 1)
-		rd.taker = taker_start(&rd);
 	rd_open(&rd);
-	if (rd.gzip && threads > 1)
+	if (threads == 0)
+		threads = default_threads(rd.gzip);
+	/* a second thread inflates gzip, else builds the model; a third, both */
+	if (rd.gzip && threads >= 2)
 		rd.inflater = inflater_start(&rd);
+	if (threads >= (rd.gzip ? 3 : 2))
+		rd.taker = taker_start(&rd);
 
 	rc = read_document(&rd);
 	inflater_stop(&rd);

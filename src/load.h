@@ -7,9 +7,9 @@
  * or, for anything jscan declines, to a json_tokener; json-c is the
  * reference, and both paths build the same model (tests/fastload.sh).
  * Memory stays near the buffer size plus the model, whatever the file size.
- * With two threads (load_opts.threads), a taker thread builds the model in
- * file order from what the reading thread decoded, and gzip is inflated by
- * a third.  gzip is recognised by its magic bytes (every byte before
+ * With more threads (load_opts.threads), gzip is inflated by a thread of
+ * its own, and a taker thread can build the model in file order from what
+ * the reading thread decoded.  gzip is recognised by its magic bytes (every byte before
  * corrupt data is kept; concatenated members are read in turn); "-" reads
  * standard input.  An event or header value nested deeper than json-c's
  * limit (64) is skipped by a bracket counter and counted.
@@ -43,11 +43,12 @@ struct load_opts {
 	void (*progress)(uint64_t done, uint64_t total, void *ctx);
 	void *progress_ctx;
 	/*
-	 * Threads for this file: 2 reads and decodes in the calling thread
-	 * while a second one builds the model (and gzip is inflated by a
-	 * third); 1 does it all in the calling thread (for several files loaded
-	 * at once); 0 chooses: 2 when a core is idle (load average), else 1.
-	 * The model is the same either way.
+	 * Threads for this file.  1 does it all in the calling thread (for
+	 * several files loaded at once); 2 adds one that inflates gzip, or for
+	 * plain JSON a taker that builds the model from what the calling
+	 * thread decoded; 3 both.  0 chooses: 2 for gzip when the load average
+	 * leaves a core idle, else 1 (the taker measured no faster, see
+	 * bench/RESULTS.md).  The model is the same either way.
 	 */
 	int threads;
 };

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The fast loader (jscan, in one thread and with the taker thread) builds
-# exactly the model that json-c alone builds: tests/loadcmp compares strings,
+# The fast loader (jscan, in one thread, with the inflater or the taker
+# thread, and with both) builds exactly the model that json-c alone builds
+# in one thread: tests/loadcmp compares strings,
 # events, args, flows, tracks, header, warnings and errors on generated
 # traces (plain, gzip, cut short, with escapes), the hostile fixtures, the
 # fuzz corpus and every trace of ../shared/corpus; and --report agrees.

@@ -5,7 +5,7 @@
  *
  * The reference is every event through json-c in one thread
  * (GANTTY_JSONC_ONLY=1 GANTTY_LOAD_THREADS=1); it is compared with jscan in
- * one thread and jscan with the taker thread.  The models (strings in id
+ * one, two and three threads (inflater and taker threads).  The models (strings in id
  * order, events, args, flows, tracks, categories, header, warnings, the stop
  * reason) or the load errors must be identical.  Prints each difference;
  * exits 1 if there is one.  For tests/fastload.sh.
@@ -124,7 +124,8 @@ main(int argc, char **argv)
 {
 	static const struct {
 		const char *name, *threads;
-	} modes[] = { { "jscan, 1 thread", "1" }, { "jscan, 2 threads", "2" } };
+	} modes[] = { { "jscan, 1 thread", "1" }, { "jscan, 2 threads", "2" },
+		{ "jscan, 3 threads", "3" } };
 
 	for (int i = 1; i < argc; i++) {
 		struct trace ref, t;
