@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
+#include "jscan.h"
 #include "trace.h"
 #include "units.h"
 #include "xalloc.h"
@@ -27,6 +32,17 @@
  */
 #define MARK_LIMIT ((size_t)256 << 20)
 #define MAX_DEPTH 64            /* json-c nesting limit for one event */
+/* An event longer than this is left to json-c, which streams it. */
+#define JSCAN_LIMIT ((size_t)4 << 20)
+
+/*
+ * The class of kernels by name id (class + 1, 0 unknown): classifying
+ * searches the (long) name, and a trace repeats a few names many times.
+ */
+struct class_cache {
+	uint8_t *cls;
+	size_t cap;
+};
 
 struct reader {
 	int fd;
@@ -50,6 +66,8 @@ struct reader {
 	unsigned char *in;      /* compressed input; z.next_in points into it */
 	int in_eof;
 	uint64_t raw_read;      /* bytes read from the file */
+	uint64_t raw_seen;      /* of them, those the reader has had (for progress) */
+	struct inflater *inflater; /* inflates in a thread, or NULL */
 	int bad;                /* corrupt gzip data or a read error */
 	char badmsg[256];       /* "corrupt gzip data at compressed byte N: why" */
 
@@ -59,12 +77,16 @@ struct reader {
 	struct load_error *err;
 	struct trace *t;
 	json_tokener *tok;
+	struct jscan js;
+	int fast;               /* decode events with jscan where it can */
+	struct taker *taker;    /* the taker thread, or NULL */
+	struct class_cache classes; /* the taker's */
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
 };
 
-enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2 };
+enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2, RD_DONE = 2 };
 
 static uint64_t
 rd_offset(const struct reader *rd)
@@ -72,16 +94,41 @@ rd_offset(const struct reader *rd)
 	return rd->base + rd->pos;
 }
 
+/* Returns how many newlines the n bytes at p hold. */
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	uint64_t lines = 0;
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	/* per-byte counters (cmpeq gives -1 per match), summed every 255 rounds */
+	while (i + 16 <= n) {
+		__m128i acc = zero;
+		uint64_t sums[2];
+
+		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(x, nl));
+		}
+		_mm_storeu_si128((__m128i *)(void *)sums, _mm_sad_epu8(acc, zero));
+		lines += sums[0] + sums[1];
+	}
+#endif
+	for (; i < n; i++)
+		lines += p[i] == '\n';
+	return lines;
+}
+
 /* Returns the 1-based line of buffer position pos (>= rd->counted). */
 static uint64_t
 rd_line_at(struct reader *rd, size_t pos)
 {
-	const char *p = rd->buf + rd->counted, *end = rd->buf + pos;
-
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		rd->lines++;
-		p++;
-	}
+	if (pos > rd->counted)
+		rd->lines += count_lines(rd->buf + rd->counted, pos - rd->counted);
 	rd->counted = pos;
 	return rd->lines + 1;
 }
@@ -202,12 +249,151 @@ gz_read(struct reader *rd, char *dst, size_t size)
 	return (size_t)((char *)rd->z.next_out - dst);
 }
 
+/* ---- the inflater thread ----------------------------------------------
+ *
+ * With more than one thread, gzip data is inflated by a thread of its own
+ * into a ring of blocks that rd_read() copies from, so inflating overlaps
+ * decoding.  Only the inflater touches the zlib state and what gz_read()
+ * sets (bad, badmsg, gz_cut, raw_read, warn.trailing_bytes) until it has
+ * delivered the end; the reader looks at those only after it has seen the
+ * end (or stopped the inflater).
+ */
+#define NBLOCK 4
+
+struct inflater {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *data[NBLOCK];
+	size_t len[NBLOCK];
+	uint64_t raw[NBLOCK];   /* compressed bytes read once the block was full */
+	uint64_t head, tail;    /* blocks tail..head-1 (mod NBLOCK) are full */
+	size_t pos;             /* the reader's position in block tail */
+	int done;               /* every block is delivered */
+	int quit;               /* the reader wants no more */
+	struct reader *rd;
+};
+
+static void *
+inflater_main(void *arg)
+{
+	struct inflater *in = arg;
+
+	for (;;) {
+		size_t slot, filled = 0, n = 1;
+
+		pthread_mutex_lock(&in->mu);
+		while (in->head - in->tail >= NBLOCK && !in->quit)
+			pthread_cond_wait(&in->cv, &in->mu);
+		if (in->quit) {
+			pthread_mutex_unlock(&in->mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&in->mu);
+		slot = in->head % NBLOCK;
+		while (filled < READ_CHUNK &&
+		    (n = gz_read(in->rd, in->data[slot] + filled, READ_CHUNK - filled)) > 0)
+			filled += n;
+		pthread_mutex_lock(&in->mu);
+		if (filled > 0) {
+			in->len[slot] = filled;
+			in->raw[slot] = in->rd->raw_read;
+			in->head++;
+		}
+		if (n == 0)
+			in->done = 1;
+		pthread_cond_broadcast(&in->cv);
+		pthread_mutex_unlock(&in->mu);
+		if (n == 0)
+			return NULL;
+	}
+}
+
+/* Starts inflating rd's gzip data in a thread; NULL (inflate here) if it cannot. */
+static struct inflater *
+inflater_start(struct reader *rd)
+{
+	struct inflater *in = xcalloc(1, sizeof *in);
+
+	in->rd = rd;
+	for (int i = 0; i < NBLOCK; i++)
+		in->data[i] = xmalloc(READ_CHUNK);
+	pthread_mutex_init(&in->mu, NULL);
+	pthread_cond_init(&in->cv, NULL);
+	if (pthread_create(&in->thread, NULL, inflater_main, in) != 0) {
+		pthread_cond_destroy(&in->cv);
+		pthread_mutex_destroy(&in->mu);
+		for (int i = 0; i < NBLOCK; i++)
+			free(in->data[i]);
+		free(in);
+		return NULL;
+	}
+	return in;
+}
+
+/* Copies up to size inflated bytes to dst; 0 at the end. */
+static size_t
+inflater_read(struct inflater *in, char *dst, size_t size, uint64_t *raw)
+{
+	size_t slot, n;
+
+	pthread_mutex_lock(&in->mu);
+	while (in->tail == in->head && !in->done)
+		pthread_cond_wait(&in->cv, &in->mu);
+	if (in->tail == in->head) {
+		pthread_mutex_unlock(&in->mu);
+		return 0;
+	}
+	pthread_mutex_unlock(&in->mu);
+	slot = in->tail % NBLOCK;
+	n = in->len[slot] - in->pos < size ? in->len[slot] - in->pos : size;
+	memcpy(dst, in->data[slot] + in->pos, n);
+	in->pos += n;
+	*raw = in->raw[slot];
+	if (in->pos == in->len[slot]) {
+		pthread_mutex_lock(&in->mu);
+		in->tail++;
+		in->pos = 0;
+		pthread_cond_broadcast(&in->cv);
+		pthread_mutex_unlock(&in->mu);
+	}
+	return n;
+}
+
+/* Stops the inflater (wherever it is) and frees it. */
+static void
+inflater_stop(struct reader *rd)
+{
+	struct inflater *in = rd->inflater;
+
+	if (in == NULL)
+		return;
+	pthread_mutex_lock(&in->mu);
+	in->quit = 1;
+	pthread_cond_broadcast(&in->cv);
+	pthread_mutex_unlock(&in->mu);
+	pthread_join(in->thread, NULL);
+	pthread_cond_destroy(&in->cv);
+	pthread_mutex_destroy(&in->mu);
+	for (int i = 0; i < NBLOCK; i++)
+		free(in->data[i]);
+	free(in);
+	rd->inflater = NULL;
+}
+
 /* Reads the next bytes of the (decompressed) stream into dst; 0 at the end. */
 static size_t
 rd_read(struct reader *rd, char *dst, size_t size)
 {
-	if (rd->gzip)
-		return gz_read(rd, dst, size);
+	size_t got;
+
+	if (rd->inflater != NULL)
+		return inflater_read(rd->inflater, dst, size, &rd->raw_seen);
+	if (rd->gzip) {
+		got = gz_read(rd, dst, size);
+		rd->raw_seen = rd->raw_read;
+		return got;
+	}
 	if (rd->z.avail_in > 0) {       /* bytes read to look for the magic */
 		size_t n = rd->z.avail_in < size ? rd->z.avail_in : size;
 
@@ -216,7 +402,9 @@ rd_read(struct reader *rd, char *dst, size_t size)
 		rd->z.avail_in -= (uInt)n;
 		return n;
 	}
-	return rd->bad ? 0 : raw_read(rd, dst, size);
+	got = rd->bad ? 0 : raw_read(rd, dst, size);
+	rd->raw_seen = rd->raw_read;
+	return got;
 }
 
 /* Reads the first bytes and sets up inflating if they are gzip's magic. */
@@ -281,7 +469,7 @@ rd_refill(struct reader *rd)
 	if (rd->opts != NULL && rd->opts->progress != NULL &&
 	    rd->base + rd->len >= rd->next_progress) {
 		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
-		rd->opts->progress(rd->raw_read, rd->file_size, rd->opts->progress_ctx);
+		rd->opts->progress(rd->raw_seen, rd->file_size, rd->opts->progress_ctx);
 	}
 	return 1;
 }
@@ -889,6 +1077,429 @@ take_event(struct trace *t, json_object *obj)
 	return 1;
 }
 
+/* ---- events decoded by jscan ----------------------------------------
+ *
+ * The same reading as take_event() and its helpers above, over the values
+ * jscan decoded instead of a json-c object; the two must agree exactly
+ * (tests/fastload.sh compares them on every corpus trace).
+ */
+
+/* strtod() of a number's text, as json-c does. */
+static double
+jv_double_of(const struct jval *v)
+{
+	char tmp[64], *s = tmp;
+	double d;
+
+	if (v->type == JV_INT)
+		return (double)v->i;
+	if (v->len < sizeof tmp) {
+		memcpy(tmp, v->s, v->len);
+		tmp[v->len] = '\0';
+	} else {
+		s = xstrndup(v->s, v->len);
+	}
+	d = strtod(s, NULL);
+	if (s != tmp)
+		free(s);
+	return d;
+}
+
+static const char *
+jv_str(const struct jval *v, size_t *len)
+{
+	if (v->type != JV_STRING)
+		return NULL;
+	*len = v->len;
+	return v->s;
+}
+
+/* get_int() */
+static int
+jv_int(struct trace *t, const struct jval *v, int64_t *out)
+{
+	switch (v->type) {
+	case JV_INT:
+		*out = v->i;
+		return 1;
+	case JV_DOUBLE: {
+		double d = jv_double_of(v);
+
+		if (!(d > -9.2e18 && d < 9.2e18))
+			return 0;
+		*out = (int64_t)d;
+		return 1;
+	}
+	case JV_STRING: {
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(v->s, &end, 10);
+		if (end == v->s || *end != '\0')
+			return 0;
+		if (errno == ERANGE) {
+			t->warn.int_overflow++;
+			return -1;
+		}
+		*out = n;
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* get_double() */
+static int
+jv_double(const struct jval *v, double *out)
+{
+	if (v->type != JV_INT && v->type != JV_DOUBLE)
+		return 0;
+	*out = jv_double_of(v);
+	return 1;
+}
+
+/*
+ * The common timestamp text, digits with up to three decimals ("12.345"),
+ * in ns; 0 if the text is anything else or the time is beyond
+ * TRACE_TIME_MAX (units_us_to_ns() decides those).
+ */
+static int
+quick_us_to_ns(const char *s, size_t len, int64_t *ns)
+{
+	uint64_t us = 0, frac = 0;
+	size_t i = 0, nfrac;
+
+	for (; i < len && i < 16 && s[i] >= '0' && s[i] <= '9'; i++)
+		us = us * 10 + (uint64_t)(s[i] - '0');
+	if (i == 0 || i >= len || s[i] != '.' || len - i - 1 > 3 || len - i - 1 == 0)
+		return 0;
+	nfrac = len - i - 1;
+	for (i++; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		frac = frac * 10 + (uint64_t)(s[i] - '0');
+	}
+	for (; nfrac < 3; nfrac++)
+		frac *= 10;
+	if (us > (uint64_t)TRACE_TIME_MAX / 1000 ||
+	    us * 1000 + frac > (uint64_t)TRACE_TIME_MAX)
+		return 0;
+	*ns = (int64_t)(us * 1000 + frac);
+	return 1;
+}
+
+/* get_time() */
+static int
+jv_time(const struct jval *v, int64_t *ns)
+{
+	int r;
+
+	switch (v->type) {
+	case JV_ABSENT:
+		return 0;
+	case JV_INT:
+		if (v->i > TRACE_TIME_MAX / 1000 || v->i < -(TRACE_TIME_MAX / 1000))
+			return -2;
+		*ns = v->i * 1000;
+		return 1;
+	case JV_DOUBLE:
+	case JV_STRING:
+		if (quick_us_to_ns(v->s, v->len, ns))
+			return 1;
+		r = units_us_to_ns(v->s, v->len, ns);
+		if (r == UNITS_OK && (*ns > TRACE_TIME_MAX || *ns < -TRACE_TIME_MAX))
+			r = UNITS_RANGE;
+		return r == UNITS_OK ? 1 : r == UNITS_RANGE ? -2 : -1;
+	default:
+		return -1;
+	}
+}
+
+/* get_id(), for any value but a double (declined by take_jscan()) */
+static const char *
+jv_id(const struct jval *v, int64_t *id)
+{
+	*id = 0;
+	if (v->type == JV_INT) {
+		*id = v->i;
+	} else if (v->type == JV_STRING) {
+		const char *s = v->s;
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (*s != '\0' && *end == '\0' && errno == 0 &&
+		    (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) {
+			*id = n;
+			return NULL;
+		}
+		return s;
+	}
+	return NULL;
+}
+
+static uint32_t
+jv_intern(struct trace *t, const struct jval *v)
+{
+	size_t len;
+	const char *s = jv_str(v, &len);
+
+	return s ? strtab_intern(&t->strs, s, len) : 0;
+}
+
+/* take_args() */
+static uint32_t
+take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
+{
+	struct event_args a;
+	struct comm_args c;
+	int64_t n;
+	int any = 0;
+
+	if (f[JF_ARGS].type != JV_OBJECT)
+		return EV_NONE;
+	/* jscan declined integers beyond int64 in args: nothing to count */
+	memset(&a, 0, sizeof a);
+	a.correlation = a.external_id = ID_NONE;
+	a.flops = -1;
+	a.device = a.stream = -1;
+	a.comm = EV_NONE;
+	if (jv_int(t, &f[JA_CORRELATION], &n) > 0)
+		a.correlation = n, any = 1;
+	if (jv_int(t, &f[JA_EXTERNAL_ID], &n) > 0 ||
+	    jv_int(t, &f[JA_EXTERNAL_ID_LC], &n) > 0)
+		a.external_id = n, any = 1;
+	if (jv_int(t, &f[JA_DEVICE], &n) > 0 && n >= 0 && n <= INT32_MAX)
+		a.device = (int32_t)n, any = 1;
+	if (jv_int(t, &f[JA_STREAM], &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
+		a.stream = (int32_t)n, any = 1;
+	if (jv_double(&f[JA_FLOPS], &a.flops))
+		any = 1;
+	if (is_memory && jv_double(&f[JA_TOTAL_ALLOCATED], &a.value))
+		any = 1;
+	if (is_memory) {
+		int64_t type;
+
+		/* as take_args(): reserved shares flops' place */
+		a.external_id = ID_NONE;
+		a.reserved = 0;
+		if (jv_double(&f[JA_TOTAL_RESERVED], &a.reserved))
+			any = 1;
+		if (jv_int(t, &f[JA_DEVICE_ID], &n) > 0 && n >= 0 &&
+		    n <= INT32_MAX && !(jv_int(t, &f[JA_DEVICE_TYPE], &type) > 0 &&
+		    type == 0))
+			a.device = (int32_t)n, any = 1;
+	}
+
+	memset(&c, 0, sizeof c);
+	c.collective = jv_intern(t, &f[JA_COLLECTIVE]);
+	if (c.collective != 0) {
+		c.pg_name = jv_intern(t, &f[JA_PG_NAME]);
+		c.dtype = jv_intern(t, &f[JA_DTYPE]);
+		c.group_size = jv_int(t, &f[JA_GROUP_SIZE], &n) > 0 ? (int32_t)n : -1;
+		c.in_nelems = jv_int(t, &f[JA_IN_NELEMS], &n) > 0 ? n : -1;
+		c.out_nelems = jv_int(t, &f[JA_OUT_NELEMS], &n) > 0 ? n : -1;
+		if (jv_int(t, &f[JA_SEQ_UC], &n) > 0 || jv_int(t, &f[JA_SEQ], &n) > 0)
+			c.seq = n;
+		else
+			c.seq = -1;
+		a.comm = trace_add_comm(t, &c);
+		any = 1;
+	}
+	return any ? trace_add_args(t, &a) : EV_NONE;
+}
+
+/* take_metadata() */
+static void
+jscan_metadata(struct trace *t, const struct jval *f, const char *name)
+{
+	int64_t pid, tid = INT64_MIN, n = 0;
+	const char *pid_text = jv_id(&f[JF_PID], &pid), *tid_text = NULL;
+	const char *s = NULL;
+	size_t len;
+
+	if (f[JF_TID].type != JV_ABSENT)
+		tid_text = jv_id(&f[JF_TID], &tid);
+	if (f[JF_ARGS].type != JV_OBJECT)
+		return;
+	if (strcmp(name, "process_name") == 0 || strcmp(name, "thread_name") == 0)
+		s = jv_str(&f[JA_NAME], &len);
+	else if (strcmp(name, "process_sort_index") == 0 ||
+	    strcmp(name, "thread_sort_index") == 0) {
+		if (jv_int(t, &f[JA_SORT_INDEX], &n) <= 0)
+			return;
+	} else
+		return;
+	if (strncmp(name, "process", 7) == 0 && s == NULL && n == 0 &&
+	    strcmp(name, "process_name") == 0)
+		return;
+	if (strcmp(name, "thread_name") == 0 && s == NULL)
+		return;
+	trace_metadata(t, name, pid, pid_text, tid, tid_text, s, n);
+}
+
+/* take_flow() */
+static void
+jscan_flow(struct trace *t, const struct jval *f, int ph, int64_t pid,
+    const char *pid_text, int64_t ts, uint16_t cat)
+{
+	struct flow fl;
+	int64_t tid;
+	const char *tid_text = jv_id(&f[JF_TID], &tid);
+	size_t len;
+	const char *bp = jv_str(&f[JF_BP], &len);
+
+	memset(&fl, 0, sizeof fl);
+	if (f[JF_ID].type != JV_INT) {          /* absent: declined otherwise */
+		t->warn.missing_fields++;
+		return;
+	}
+	fl.id = f[JF_ID].i;
+	fl.ts_ns = ts;
+	fl.track = trace_track(t, pid, pid_text, tid, tid_text);
+	fl.cat = cat;
+	fl.ph = (uint8_t)ph;
+	fl.enclosing = bp != NULL && strcmp(bp, "e") == 0;
+	fl.event = EV_NONE;
+	trace_add_flow(t, &fl);
+}
+
+/*
+ * Returns whether take_jscan() handles the decoded event f; the rest (phase
+ * C, unknown phases and a few rare value types) go through json-c.
+ */
+static int
+jscan_takes(const struct jval *f)
+{
+	int ph;
+
+	if (f[JF_PH].type != JV_STRING || f[JF_PH].len != 1)
+		return 0;
+	ph = f[JF_PH].s[0];
+	if (ph != 'X' && ph != 'B' && ph != 'E' && ph != 'i' && ph != 'I' &&
+	    ph != 's' && ph != 't' && ph != 'f' && ph != 'M')
+		return 0;
+	if (f[JF_PID].type == JV_DOUBLE || f[JF_TID].type == JV_DOUBLE)
+		return 0;
+	if ((ph == 's' || ph == 't' || ph == 'f') && f[JF_ID].type != JV_INT &&
+	    (f[JF_ID].type != JV_ABSENT || f[JF_ID2].type != JV_ABSENT))
+		return 0;
+	return 1;
+}
+
+static uint8_t
+kernel_class(struct class_cache *cc, uint32_t name_id, const char *name)
+{
+	if (name_id >= cc->cap) {
+		size_t old = cc->cap;
+
+		xgrow(&cc->cls, &cc->cap, (size_t)name_id + 1, 1);
+		memset(cc->cls + old, 0, cc->cap - old);
+	}
+	if (cc->cls[name_id] == 0)
+		cc->cls[name_id] = (uint8_t)(trace_classify(CAT_KERNEL, name) + 1);
+	return (uint8_t)(cc->cls[name_id] - 1);
+}
+
+/* take_event() over a decoded event that jscan_takes(). */
+static int
+take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
+{
+	const char *name, *cat_s, *pid_text, *tid_text;
+	size_t name_len = 0, cat_len = 0;
+	int64_t pid, tid, ts, dur = 0;
+	int r, ph = f[JF_PH].s[0];
+	uint16_t cat;
+	enum cat_kind kind;
+	struct event ev;
+
+	t->objects++;
+	name = jv_str(&f[JF_NAME], &name_len);
+	if (name == NULL)
+		name = "";
+	if (ph == 'M') {
+		jscan_metadata(t, f, name);
+		return 1;
+	}
+	r = jv_time(&f[JF_TS], &ts);
+	if (r <= 0) {
+		if (r == 0)
+			t->warn.missing_fields++;
+		else
+			count_bad_time(t, r);
+		return 1;
+	}
+	cat_s = jv_str(&f[JF_CAT], &cat_len);
+	if (cat_s == NULL)
+		cat_s = "";
+	cat = trace_category(t, cat_s, cat_len);
+	kind = t->cat_kinds[cat];
+	if (kind == CAT_OTHER && cat_len > 0)
+		t->warn.unknown_category++;
+	if (has_control(name, name_len) || has_control(cat_s, cat_len))
+		t->warn.control_chars++;
+	pid_text = jv_id(&f[JF_PID], &pid);
+
+	if (ph == 's' || ph == 't' || ph == 'f') {
+		jscan_flow(t, f, ph, pid, pid_text, ts, cat);
+		return 1;
+	}
+	tid_text = jv_id(&f[JF_TID], &tid);
+	memset(&ev, 0, sizeof ev);
+	ev.ts_ns = ts;
+	ev.track = trace_track(t, pid, pid_text, tid, tid_text);
+	if (ph == 'E') {
+		trace_end(t, ev.track, ts);
+		return 1;
+	}
+	if (ph == 'X') {
+		r = jv_time(&f[JF_DUR], &dur);
+		if (r < 0) {
+			count_bad_time(t, r);
+			dur = 0;
+		} else if (r == 0) {
+			t->warn.missing_fields++;
+		}
+		if (dur < 0) {
+			t->warn.negative_dur++;
+			dur = 0;
+		}
+		if (ts > TRACE_TIME_MAX - dur) {
+			t->warn.int_overflow++;
+			dur = 0;
+		}
+	}
+	ev.dur_ns = dur;
+	ev.name = strtab_intern(&t->strs, name, name_len);
+	ev.cat = cat;
+	ev.link = EV_NONE;
+	ev.ph = ph == 'X' || ph == 'B' ? 'X' : 'i';
+	if (ph == 'i' || ph == 'I')
+		ev.flags |= EVF_INSTANT;
+	if (ph == 'X') {
+		ev.cls = kind == CAT_KERNEL ? kernel_class(cc, ev.name, name) :
+		    (uint8_t)trace_classify(kind, name);
+		if (ev.cls != CLASS_NONE)
+			ev.flags |= EVF_ACTIVITY;
+	}
+	if (kind == CAT_GPU_ANNOTATION)
+		ev.flags |= EVF_ANNOTATION;
+	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
+		ev.flags |= EVF_SYNC;
+	ev.args = take_jscan_args(t, f, (ev.flags & EVF_INSTANT) &&
+	    strcmp(name, "[memory]") == 0);
+	if (ph == 'B') {
+		trace_begin(t, &ev);
+		return 1;
+	}
+	if (trace_add_event(t, &ev) == EV_NONE)
+		t->warn.too_many_events++;
+	return 1;
+}
+
 /* ---- the header ------------------------------------------------------ */
 
 static void
@@ -943,6 +1554,370 @@ take_header(struct trace *t, const char *key, json_object *v)
 	}
 }
 
+/* ---- the taker thread ------------------------------------------------
+ *
+ * With two threads, the reader (the loading thread) reads, inflates and
+ * decodes, and a taker thread takes what it decoded into the model, in file
+ * order.  While reading, every change to the trace is an op: applied at once
+ * with one thread, else queued in batches for the taker.  rd_sync() waits
+ * until the taker has caught up; the reader calls it before it looks at the
+ * trace itself.  Ops own what they carry (json-c objects, keys).
+ */
+enum op_kind {
+	OP_JSCAN,               /* a decoded event: fields in the batch arena */
+	OP_JSONC,               /* an element of the event array, parsed by json-c */
+	OP_DEEP_OBJECT,         /* an event too deep for json-c */
+	OP_DEEP_OTHER,          /* a non-object element too deep for json-c */
+	OP_HEADER,              /* a top-level key and value */
+	OP_HEADER_DEEP,         /* a header value too deep for json-c */
+};
+
+struct op {
+	int kind;
+	json_object *obj;       /* OP_JSONC, OP_HEADER */
+	char *key;              /* OP_HEADER */
+	/*
+	 * OP_JSCAN: nfields fields at arena[off]; when it has an args object,
+	 * the event's text at arena[raw], raw_len bytes, with args undecoded
+	 * at raw + args_off (the taker decodes them).
+	 */
+	size_t off, raw, raw_len, args_off, args_len;
+	uint32_t nfields;
+};
+
+/* One decoded field in a batch arena, followed by its text (strings, doubles). */
+struct op_field {
+	int64_t i;
+	uint32_t len;
+	uint8_t field, type;
+};
+
+struct batch {
+	struct op *ops;
+	size_t nops, ops_cap;
+	char *arena;            /* op_fields and texts, 8-byte aligned */
+	size_t used, cap;
+	size_t objects;         /* json-c values held (kept few: they are big) */
+};
+
+#define NBATCH 3
+#define BATCH_OPS 4096
+#define BATCH_BYTES ((size_t)512 << 10)
+#define BATCH_OBJECTS 256
+
+struct taker {
+	struct jscan js;        /* decodes args */
+	json_tokener *tok;      /* for events whose args jscan declines */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch b[NBATCH];
+	uint64_t head, tail;    /* batches tail..head-1 (mod NBATCH) are queued; head is filled */
+	int quit;
+	struct reader *rd;
+};
+
+/* Applies one op to the trace (f: the decoded fields of OP_JSCAN). */
+static void
+op_apply(struct reader *rd, const struct op *op, const struct jval *f)
+{
+	struct trace *t = rd->t;
+
+	switch (op->kind) {
+	case OP_JSCAN:
+		rd->phased += (uint64_t)take_jscan(t, f, &rd->classes);
+		break;
+	case OP_JSONC:
+		rd->phased += (uint64_t)take_event(t, op->obj);
+		json_object_put(op->obj);
+		break;
+	case OP_DEEP_OBJECT:
+		t->objects++;
+		t->warn.too_deep++;
+		break;
+	case OP_DEEP_OTHER:
+		t->warn.non_object_events++;
+		break;
+	case OP_HEADER:
+		take_header(t, op->key, op->obj);
+		json_object_put(op->obj);
+		free(op->key);
+		break;
+	case OP_HEADER_DEEP:
+		t->warn.too_deep++;
+		break;
+	}
+}
+
+/*
+ * Decodes the args of a queued event into f (its other fields), adding the
+ * fields set to set[*nset]; returns 0 when jscan declines them, after
+ * taking the event through json-c.
+ */
+static int
+taker_args(struct taker *tk, const struct batch *b, const struct op *op,
+    struct jval *f, uint8_t *set, int *nset)
+{
+	const char *raw = b->arena + op->raw;
+	json_object *obj;
+
+	if (jscan_args(&tk->js, raw + op->args_off, op->args_len) == JSCAN_OK) {
+		for (int i = 0; i < tk->js.npresent; i++) {
+			int k = tk->js.present[i];
+
+			f[k] = tk->js.f[k];
+			set[(*nset)++] = (uint8_t)k;
+		}
+		return 1;
+	}
+	/*
+	 * The reader validated the event (standard JSON, not deep), so json-c
+	 * parses it whole, just as it would have in the stream.
+	 */
+	json_tokener_reset(tk->tok);
+	obj = json_tokener_parse_ex(tk->tok, raw, (int)op->raw_len);
+	tk->rd->phased += (uint64_t)take_event(tk->rd->t, obj);
+	json_object_put(obj);
+	return 0;
+}
+
+/* Applies the ops of a batch and empties it. */
+static void
+batch_apply(struct taker *tk, struct batch *b)
+{
+	struct reader *rd = tk->rd;
+	struct jval f[JF_COUNT];
+	uint8_t set[2 * JF_COUNT];      /* the fields of f set for this op */
+	int nset = 0;
+
+	memset(f, 0, sizeof f);
+	for (size_t i = 0; i < b->nops; i++) {
+		const struct op *op = &b->ops[i];
+
+		while (nset > 0)
+			f[set[--nset]].type = JV_ABSENT;
+		if (op->kind == OP_JSCAN) {
+			size_t off = op->off;
+
+			for (uint32_t k = 0; k < op->nfields; k++) {
+				const struct op_field *of = (const void *)(b->arena + off);
+				struct jval *v = &f[of->field];
+
+				set[nset++] = of->field;
+				v->type = of->type;
+				v->i = of->i;
+				v->len = of->len;
+				v->s = b->arena + off + sizeof *of;
+				off += sizeof *of;
+				if (of->type == JV_STRING || of->type == JV_DOUBLE)
+					off += (of->len + 1 + 7) & ~(size_t)7;
+			}
+			if (op->raw_len > 0 && !taker_args(tk, b, op, f, set, &nset))
+				continue;
+		}
+		op_apply(rd, op, f);
+	}
+	b->nops = 0;
+	b->used = 0;
+	b->objects = 0;
+}
+
+static void *
+taker_main(void *arg)
+{
+	struct taker *tk = arg;
+
+	pthread_mutex_lock(&tk->mu);
+	for (;;) {
+		struct batch *b;
+
+		while (tk->tail == tk->head && !tk->quit)
+			pthread_cond_wait(&tk->cv, &tk->mu);
+		if (tk->tail == tk->head)
+			break;
+		b = &tk->b[tk->tail % NBATCH];
+		pthread_mutex_unlock(&tk->mu);
+		batch_apply(tk, b);
+		pthread_mutex_lock(&tk->mu);
+		tk->tail++;
+		pthread_cond_broadcast(&tk->cv);
+	}
+	pthread_mutex_unlock(&tk->mu);
+	return NULL;
+}
+
+/* Queues the batch being filled (if it holds anything) for the taker. */
+static void
+taker_submit(struct taker *tk)
+{
+	if (tk->b[tk->head % NBATCH].nops == 0)
+		return;
+	pthread_mutex_lock(&tk->mu);
+	tk->head++;
+	pthread_cond_broadcast(&tk->cv);
+	while (tk->head - tk->tail >= NBATCH)   /* the next one is still queued */
+		pthread_cond_wait(&tk->cv, &tk->mu);
+	pthread_mutex_unlock(&tk->mu);
+}
+
+/* Starts a taker for rd; returns NULL (take ops at once) if it cannot. */
+static struct taker *
+taker_start(struct reader *rd)
+{
+	struct taker *tk = xcalloc(1, sizeof *tk);
+
+	tk->rd = rd;
+	jscan_init(&tk->js);
+	tk->tok = json_tokener_new_ex(MAX_DEPTH);
+	if (tk->tok == NULL) {
+		fprintf(stderr, "gantty: out of memory\n");
+		abort();
+	}
+	json_tokener_set_flags(tk->tok, 0);
+	pthread_mutex_init(&tk->mu, NULL);
+	pthread_cond_init(&tk->cv, NULL);
+	if (pthread_create(&tk->thread, NULL, taker_main, tk) != 0) {
+		pthread_cond_destroy(&tk->cv);
+		pthread_mutex_destroy(&tk->mu);
+		json_tokener_free(tk->tok);
+		free(tk);
+		return NULL;
+	}
+	/* the taker decodes args: the reader has the rest */
+	rd->js.defer_args = 1;
+	return tk;
+}
+
+/* Waits until the taker has applied every op so far. */
+static void
+rd_sync(struct reader *rd)
+{
+	struct taker *tk = rd->taker;
+
+	if (tk == NULL)
+		return;
+	taker_submit(tk);
+	pthread_mutex_lock(&tk->mu);
+	while (tk->tail != tk->head)
+		pthread_cond_wait(&tk->cv, &tk->mu);
+	pthread_mutex_unlock(&tk->mu);
+}
+
+/* Applies every op, stops the taker and frees it. */
+static void
+taker_stop(struct reader *rd)
+{
+	struct taker *tk = rd->taker;
+
+	if (tk == NULL)
+		return;
+	rd_sync(rd);
+	pthread_mutex_lock(&tk->mu);
+	tk->quit = 1;
+	pthread_cond_broadcast(&tk->cv);
+	pthread_mutex_unlock(&tk->mu);
+	pthread_join(tk->thread, NULL);
+	pthread_cond_destroy(&tk->cv);
+	pthread_mutex_destroy(&tk->mu);
+	for (int i = 0; i < NBATCH; i++) {
+		free(tk->b[i].ops);
+		free(tk->b[i].arena);
+	}
+	jscan_free(&tk->js);
+	json_tokener_free(tk->tok);
+	free(tk);
+	rd->taker = NULL;
+}
+
+/*
+ * The batch to add an op of up to bytes arena bytes to (holding a json-c
+ * value if obj), submitting a full one.
+ */
+static struct batch *
+taker_batch(struct taker *tk, size_t bytes, int obj)
+{
+	struct batch *b = &tk->b[tk->head % NBATCH];
+
+	if (b->nops >= BATCH_OPS || (b->used > 0 && b->used + bytes > BATCH_BYTES) ||
+	    (obj && b->objects >= BATCH_OBJECTS)) {
+		taker_submit(tk);
+		b = &tk->b[tk->head % NBATCH];
+	}
+	xgrow(&b->ops, &b->ops_cap, b->nops + 1, sizeof *b->ops);
+	xgrow(&b->arena, &b->cap, b->used + bytes, 1);
+	b->objects += obj != 0;
+	return b;
+}
+
+/* Applies op now (one thread) or queues it for the taker. */
+static void
+rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
+{
+	struct op op = { .kind = kind, .obj = obj, .key = key };
+
+	if (rd->taker == NULL) {
+		op_apply(rd, &op, NULL);
+	} else {
+		struct batch *b = taker_batch(rd->taker, 0, obj != NULL);
+
+		b->ops[b->nops++] = op;
+	}
+}
+
+/* Applies or queues the event rd->js decoded from the len bytes at raw. */
+static void
+rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
+{
+	const struct jval *f = rd->js.f;
+	struct batch *b;
+	struct op *op;
+	size_t bytes = 0, raw_len = rd->js.args_len > 0 ? len : 0;
+
+	if (rd->taker == NULL) {
+		struct op now = { .kind = OP_JSCAN };
+
+		op_apply(rd, &now, f);
+		return;
+	}
+	for (int i = 0; i < rd->js.npresent; i++) {
+		int k = rd->js.present[i];
+
+		bytes += sizeof(struct op_field);
+		if (f[k].type == JV_STRING || f[k].type == JV_DOUBLE)
+			bytes += (f[k].len + 1 + 7) & ~(size_t)7;
+	}
+	bytes += (raw_len + 7) & ~(size_t)7;
+	b = taker_batch(rd->taker, bytes, 0);
+	op = &b->ops[b->nops++];
+	memset(op, 0, sizeof *op);
+	op->kind = OP_JSCAN;
+	if (raw_len > 0) {
+		op->raw = b->used;
+		op->raw_len = raw_len;
+		op->args_off = rd->js.args_off;
+		op->args_len = rd->js.args_len;
+		memcpy(b->arena + b->used, raw, raw_len);
+		b->used += (raw_len + 7) & ~(size_t)7;
+	}
+	op->off = b->used;
+	for (int i = 0; i < rd->js.npresent; i++) {
+		int k = rd->js.present[i];
+		struct op_field *of = (void *)(b->arena + b->used);
+
+		of->i = f[k].i;
+		of->len = (uint32_t)f[k].len;
+		of->field = (uint8_t)k;
+		of->type = f[k].type;
+		b->used += sizeof *of;
+		if (f[k].type == JV_STRING || f[k].type == JV_DOUBLE) {
+			memcpy(b->arena + b->used, f[k].s, f[k].len);
+			b->arena[b->used + f[k].len] = '\0';
+			b->used += (f[k].len + 1 + 7) & ~(size_t)7;
+		}
+		op->nfields++;
+	}
+}
+
 /* ---- the document ---------------------------------------------------- */
 
 static int
@@ -955,6 +1930,44 @@ expect_error(struct reader *rd, int c, const char *what)
 	else
 		set_error(rd, rd->pos, "expected %s, found byte 0x%02x", what, c);
 	return RD_ERR;
+}
+
+/*
+ * Decodes the event at the read position with jscan and takes it into the
+ * model.  Returns 1 when done (consumed), 0 when it is json-c's to parse
+ * (nothing consumed or changed).
+ */
+static int
+rd_jscan_event(struct reader *rd)
+{
+	for (;;) {
+		size_t used, avail = rd->len - rd->pos;
+		int r = jscan_event(&rd->js, rd->buf + rd->pos, avail, &used), got;
+
+		if (r == JSCAN_OK) {
+			const char *raw = rd->buf + rd->pos;
+
+			if (!jscan_takes(rd->js.f))
+				return 0;
+			rd->pos += used;
+			/* as json-c, eat the white space after it, in this buffer */
+			while (rd->pos < rd->len && (rd->buf[rd->pos] == ' ' ||
+			    rd->buf[rd->pos] == '\n' || rd->buf[rd->pos] == '\r' ||
+			    rd->buf[rd->pos] == '\t'))
+				rd->pos++;
+			rd_emit_jscan(rd, raw, used);
+			return 1;
+		}
+		if (r == JSCAN_FALLBACK || avail > JSCAN_LIMIT)
+			return 0;
+		/* it goes on past the buffer: keep its start, read more */
+		rd->mark = rd->pos;
+		rd->marked = 1;
+		got = rd_refill(rd);
+		rd->marked = 0;
+		if (!got)
+			return 0;
+	}
 }
 
 /* Reads the event array after its '['.  Returns RD_OK, RD_EOF or RD_ERR. */
@@ -972,23 +1985,24 @@ read_events(struct reader *rd)
 	}
 	for (;;) {
 		json_object *obj = NULL;
-		int r = rd_value(rd, &obj);
+		int r;
 
-		if (r == RD_DEEP) {
+		if (rd->fast && rd_jscan_event(rd))
+			r = RD_DONE;
+		else
+			r = rd_value(rd, &obj);
+		if (r == RD_DONE) {
+			/* taken by rd_jscan_event() */
+		} else if (r == RD_DEEP) {
 			/* Too deep for json-c: skip it, counted, and go on. */
-			if (rd->buf[rd->pos] == '{') {
-				rd->t->objects++;
-				rd->t->warn.too_deep++;
-			} else {
-				rd->t->warn.non_object_events++;
-			}
+			rd_emit(rd, rd->buf[rd->pos] == '{' ? OP_DEEP_OBJECT :
+			    OP_DEEP_OTHER, NULL, NULL);
 			if ((r = rd_skip(rd)) != RD_OK)
 				return r;
 		} else if (r != RD_OK) {
 			return r;
 		} else {
-			rd->phased += take_event(rd->t, obj);
-			json_object_put(obj);
+			rd_emit(rd, OP_JSONC, obj, NULL);
 		}
 		rd->last_good = rd_offset(rd);
 		c = rd_peek(rd);
@@ -1053,10 +2067,12 @@ read_object(struct reader *rd)
 		} else {
 			r = rd_value(rd, &val);
 			if (r == RD_DEEP) {
-				rd->t->warn.too_deep++;
+				rd_emit(rd, OP_HEADER_DEEP, NULL, NULL);
 				r = rd_skip(rd);
 			} else if (r == RD_OK) {
-				take_header(rd->t, k, val);
+				rd_emit(rd, OP_HEADER, val, k);
+				k = NULL;
+				val = NULL;
 			}
 			json_object_put(val);
 			free(k);
@@ -1119,6 +2135,7 @@ read_document(struct reader *rd)
 		rd->err->not_trace = 1;
 		return -1;
 	}
+	rd_sync(rd);            /* from here on, the trace is this thread's */
 
 	if (r == RD_ERR) {
 		uint64_t stop = rd_offset(rd), rest = 0;
@@ -1195,13 +2212,51 @@ read_document(struct reader *rd)
 	return 0;
 }
 
+/*
+ * The threads to load one file with by default.  Measured on 2 cores
+ * (bench/RESULTS.md): inflating gzip in a thread of its own pays (15-25%)
+ * when a core is idle, and costs when none is (the threads take turns);
+ * the taker never paid: it adds a fifth to the work (queueing, decoding
+ * args a second time) and gains as much.  So: an inflater for gzip when the
+ * load average leaves a core idle, else one thread.
+ */
+static int
+default_threads(int gzip)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double load;
+
+	if (!gzip || ncpu < 2 || getloadavg(&load, 1) != 1)
+		return 1;
+	return load <= (double)ncpu - 1 ? 2 : 1;
+}
+
+/*
+ * How to load: opts, overridden (for tests and comparisons) by the
+ * environment: GANTTY_JSONC_ONLY=1 reads every event through json-c alone
+ * (the reference path), GANTTY_LOAD_THREADS=N sets the threads (0: choose
+ * once the file is open, default_threads()).
+ */
+static void
+load_settings(const struct load_opts *opts, int *fast, int *threads)
+{
+	const char *e;
+
+	*fast = 1;
+	*threads = opts != NULL && opts->threads > 0 ? opts->threads : 0;
+	if ((e = getenv("GANTTY_JSONC_ONLY")) != NULL && strcmp(e, "1") == 0)
+		*fast = 0;
+	if ((e = getenv("GANTTY_LOAD_THREADS")) != NULL && atoi(e) > 0)
+		*threads = atoi(e);
+}
+
 int
 load_trace(struct trace *t, const char *path, const struct load_opts *opts,
     struct load_error *err)
 {
 	struct reader rd;
 	struct stat st;
-	int rc;
+	int rc, threads;
 
 	memset(err, 0, sizeof *err);
 	memset(&rd, 0, sizeof rd);
@@ -1236,11 +2291,24 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 		abort();
 	}
 	json_tokener_set_flags(rd.tok, 0);
+	jscan_init(&rd.js);
+	load_settings(opts, &rd.fast, &threads);
 	rd_open(&rd);
+	if (threads == 0)
+		threads = default_threads(rd.gzip);
+	/* a second thread inflates gzip, else builds the model; a third, both */
+	if (rd.gzip && threads >= 2)
+		rd.inflater = inflater_start(&rd);
+	if (threads >= (rd.gzip ? 3 : 2))
+		rd.taker = taker_start(&rd);
 
 	rc = read_document(&rd);
+	inflater_stop(&rd);
+	taker_stop(&rd);
 
 	json_tokener_free(rd.tok);
+	jscan_free(&rd.js);
+	free(rd.classes.cls);
 	free(rd.buf);
 	free(rd.in);
 	if (rd.z_ready)

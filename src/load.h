@@ -1,13 +1,22 @@
 /*
  * load — reads one Kineto trace file into a struct trace.
  *
- * The only module that knows JSON (json-c) and compression (zlib).  The file
- * is streamed: a read buffer feeds one json_tokener that parses one event at
- * a time, so memory stays near the buffer size plus the model, whatever the
- * file size.  gzip is recognised by its magic bytes and inflated here (every
- * byte before corrupt data is kept; concatenated members are read in turn);
- * "-" reads standard input.  An event or header value nested deeper than
- * json-c's limit (64) is skipped by a bracket counter and counted.
+ * The only module that knows JSON (json-c, and jscan, its fast decoder of
+ * events) and compression (zlib).  The file is streamed: a read buffer feeds
+ * one event at a time to jscan, which decodes the fields the model needs,
+ * or, for anything jscan declines, to a json_tokener; json-c is the
+ * reference, and both paths build the same model (tests/fastload.sh).
+ * Memory stays near the buffer size plus the model, whatever the file size.
+ * With more threads (load_opts.threads), gzip is inflated by a thread of
+ * its own, and a taker thread can build the model in file order from what
+ * the reading thread decoded.  gzip is recognised by its magic bytes (every byte before
+ * corrupt data is kept; concatenated members are read in turn); "-" reads
+ * standard input.  An event or header value nested deeper than json-c's
+ * limit (64) is skipped by a bracket counter and counted.
+ *
+ * O(n) in the file's bytes to read (jscan: a few hundred MB/s), then
+ * trace_finalize(): O(n log n) in the events at worst, O(n) when each
+ * track's events come in time order.
  *
  * Accepted: the object form ({"traceEvents": [...], "deviceProperties": ...})
  * and the legacy bare array of events; phases X, B/E, i/I, C, s/t/f and M.
@@ -33,6 +42,15 @@ struct load_opts {
 	 */
 	void (*progress)(uint64_t done, uint64_t total, void *ctx);
 	void *progress_ctx;
+	/*
+	 * Threads for this file.  1 does it all in the calling thread (for
+	 * several files loaded at once); 2 adds one that inflates gzip, or for
+	 * plain JSON a taker that builds the model from what the calling
+	 * thread decoded; 3 both.  0 chooses: 2 for gzip when the load average
+	 * leaves a core idle, else 1 (the taker measured no faster, see
+	 * bench/RESULTS.md).  The model is the same either way.
+	 */
+	int threads;
 };
 
 struct load_error {

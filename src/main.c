@@ -541,7 +541,8 @@ load_worker(void *arg)
 		size_t i;
 		struct trace *t;
 		struct progress prog;
-		struct load_opts lopts = { NULL, &prog };
+		/* files in parallel: one thread each; a single file: two */
+		struct load_opts lopts = { NULL, &prog, L->in->n > 1 ? 1 : 0 };
 		char note[PATH_MAX + 1024];
 
 		pthread_mutex_lock(&L->mu);

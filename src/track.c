@@ -2,8 +2,10 @@
 
 #include "track.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "itree.h"
 #include "ivset.h"
@@ -188,7 +190,8 @@ track_cover(struct track_scratch *sc, const struct event *e, int64_t *cover_ns)
 }
 
 static void
-track_build(struct trace *t, struct track *tr, struct track_scratch *sc)
+track_build(struct trace *t, struct track *tr, struct track_scratch *sc,
+    uint64_t *bad_nesting)
 {
 	struct event *ev = tr->count > 0 ? &t->events[tr->first] : NULL;
 	int64_t cover_ns = INT64_MIN;
@@ -222,7 +225,7 @@ track_build(struct trace *t, struct track *tr, struct track_scratch *sc)
 			e->depth = track_nest(&sc->open, e, &bad);
 			if (bad) {
 				e->flags |= EVF_BAD_NEST;
-				t->warn.bad_nesting++;
+				(*bad_nesting)++;
 			}
 			if (tr->kind == TRACK_CPU)
 				track_cover(sc, e, &cover_ns);
@@ -235,19 +238,77 @@ track_build(struct trace *t, struct track *tr, struct track_scratch *sc)
 	ivset_build(&tr->busy, sc->iv, sc->niv);
 }
 
-void
-track_build_all(struct trace *t)
-{
-	struct track_scratch sc = { 0 };
-	size_t i;
+/*
+ * One half of the tracks, built by one thread.  Tracks share nothing but
+ * the bad_nesting count (kept per half, then added), so the two halves
+ * build at once and the result does not depend on which finishes first.
+ */
+struct track_half {
+	struct trace *t;
+	const uint8_t *half;            /* per track: which half builds it */
+	uint8_t which;
+	uint64_t bad_nesting;
+};
 
-	for (i = 0; i < t->ntracks; i++)
-		track_build(t, &t->tracks[i], &sc);
+static void *
+track_build_half(void *arg)
+{
+	struct track_half *h = arg;
+	struct track_scratch sc = { 0 };
+
+	for (size_t i = 0; i < h->t->ntracks; i++)
+		if (h->half[i] == h->which)
+			track_build(h->t, &h->t->tracks[i], &sc, &h->bad_nesting);
 	free(sc.open.end_ns);
 	free(sc.row_end_ns);
 	free(sc.busy);
 	free(sc.free_rows);
 	free(sc.iv);
+	return NULL;
+}
+
+/* Below this many events, a second thread is not worth starting. */
+#define TRACK_PARALLEL_MIN 100000
+
+void
+track_build_all(struct trace *t)
+{
+	uint8_t *half = xcalloc(t->ntracks ? t->ntracks : 1, 1);
+	struct track_half h[2] = { { t, half, 0, 0 }, { t, half, 1, 0 } };
+	uint64_t load[2] = { 0, 0 };
+	pthread_t helper;
+	int two = t->nevents >= TRACK_PARALLEL_MIN && t->ntracks > 1;
+
+	/* largest tracks first, each to the lighter half (the order does not matter) */
+	if (two) {
+		uint32_t *order = xcalloc(t->ntracks, sizeof *order);
+
+		for (size_t i = 0; i < t->ntracks; i++)
+			order[i] = (uint32_t)i;
+		for (size_t i = 1; i < t->ntracks; i++)         /* few tracks */
+			for (size_t j = i; j > 0 &&
+			    t->tracks[order[j]].count > t->tracks[order[j - 1]].count; j--) {
+				uint32_t x = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = x;
+			}
+		for (size_t i = 0; i < t->ntracks; i++) {
+			int w = load[1] < load[0];
+
+			half[order[i]] = (uint8_t)w;
+			load[w] += t->tracks[order[i]].count;
+		}
+		free(order);
+		two = pthread_create(&helper, NULL, track_build_half, &h[1]) == 0;
+		if (!two)
+			memset(half, 0, t->ntracks);
+	}
+	track_build_half(&h[0]);
+	if (two)
+		pthread_join(helper, NULL);
+	t->warn.bad_nesting += h[0].bad_nesting + h[1].bad_nesting;
+	free(half);
 }
 
 void

@@ -39,7 +39,8 @@ struct track;
  * busy must not be built yet); adds to t->warn.bad_nesting.  Cannot fail.
  * O(n log r) for n events and r GPU sub-rows in use (1 or 2 in practice;
  * a heap of busy rows and one of free rows keep a pile of overlapping
- * kernels from costing n x r).
+ * kernels from costing n x r).  From 100,000 events on, the tracks are
+ * built by two threads, in two halves of about equal events.
  */
 void track_build_all(struct trace *t);
 /* Frees what track_build_all() allocated for one track; tr may be zeroed. */

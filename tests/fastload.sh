@@ -1,0 +1,73 @@
+#!/bin/sh
+# The fast loader (jscan, in one thread, with the inflater or the taker
+# thread, and with both) builds exactly the model that json-c alone builds
+# in one thread: tests/loadcmp compares strings,
+# events, args, flows, tracks, header, warnings and errors on generated
+# traces (plain, gzip, cut short, with escapes), the hostile fixtures, the
+# fuzz corpus and every trace of ../shared/corpus; and --report agrees.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+loadcmp=${LOADCMP:-$top_builddir/tests/loadcmp}
+
+"$GEN_TRACE" --ranks=2 --seed=3 --target-mb=3 --out="$tmp/gen" >/dev/null ||
+	{ echo "gen-trace failed" >&2; exit 1; }
+gzip -c "$tmp/gen/rank-0.json" >"$tmp/gen/rank-0.json.gz"
+head -c 1234567 "$tmp/gen/rank-1.json" >"$tmp/cut.json"
+# gzip cut short, corrupt in the middle, two members then garbage (inflated
+# by a thread of its own on the two-thread path)
+head -c 100000 "$tmp/gen/rank-0.json.gz" >"$tmp/cut.json.gz"
+{ head -c 150000 "$tmp/gen/rank-0.json.gz"; printf 'XXXXXXXXXXXXXXXX'; tail -c +150017 "$tmp/gen/rank-0.json.gz"; } >"$tmp/corrupt.json.gz"
+{ printf '{"traceEvents": [' | gzip -c; printf '{"ph": "i", "name": "a", "pid": 1, "tid": 1, "ts": 5}]}' | gzip -c; printf 'junk'; } >"$tmp/members.json.gz"
+# garbage after white space after an event: json-c eats the white space
+printf '{"traceEvents": [\n{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}\n \t@@@ x\n' >"$tmp/garbage.json"
+# escapes, surrogate pairs and braces inside strings, nested args, numbers
+cat >"$tmp/escapes.json" <<'JSON'
+{"traceEvents": [
+ {"ph": "X", "cat": "kernel", "name": "k\u00e9\ud83d\ude00 \"{[\\", "pid": 0, "tid": 7,
+  "ts": 1.5e3, "dur": 2, "args": {"device": 0, "nested": {"a": [1, {"b": "}"}]},
+  "correlation": "12", "stream": 7.9, "flops": 1e9}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": "12", "tid": "t\n1",
+  "ts": "1499.9995", "dur": 1, "args": {"correlation": 12, "External id": 9}},
+ {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1,
+  "ts": 1600, "s": "t", "args": {"Total Allocated": 123456789012345678, "Bytes": -1}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel", "pid": 0, "tid": 8, "ts": 1700,
+  "dur": 3, "args": {"Collective name": "allreduce", "dtype": "Float", "Seq": 4,
+  "In msg nelems": 12345678901234567890, "Group size": 8}},
+ {"ph": "X", "name": "dup", "pid": 1, "tid": 1, "ts": 1, "ts": 2, "dur": 1},
+ {"ph": "s", "id": 5, "pid": 1, "tid": 1, "ts": 1500, "cat": "ac2g", "name": "ac2g"},
+ {"ph": "f", "id": 5, "pid": 0, "tid": 7, "ts": 1500, "cat": "ac2g", "bp": "e"},
+ {"ph": "C", "name": "mem", "pid": 1, "ts": 1500, "args": {"a": 1, "b": 2.5}},
+ {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7 \u0041"}},
+ {"ph": "i", "name": "t1", "pid": 2, "tid": 2, "ts": 4611686018427387.903},
+ {"ph": "i", "name": "t2", "pid": 2, "tid": 2, "ts": 4611686018427387.904},
+ {"ph": "i", "name": "t3", "pid": 2, "tid": 2, "ts": 9999999999999999.999},
+ {"ph": "i", "name": "t4", "pid": 2, "tid": 2, "ts": "0.001"},
+ {"ph": "i", "name": "t5", "pid": 2, "tid": 2, "ts": 12345678901234567.5},
+ {"ph": "X", "name": "t6", "pid": 2, "tid": 2, "ts": 0.5, "dur": 1.2345},
+ {"ph": "X", "name": "t7", "pid": 2, "tid": 2, "ts": 7.25, "dur": "3."}
+]}
+JSON
+
+set -- "$tmp/gen/rank-0.json" "$tmp/gen/rank-1.json" "$tmp/gen/rank-0.json.gz" \
+	"$tmp/cut.json" "$tmp/cut.json.gz" "$tmp/corrupt.json.gz" "$tmp/members.json.gz" "$tmp/garbage.json" "$tmp/escapes.json" \
+	"$top_srcdir"/tests/fixtures/hostile/* "$top_srcdir"/tests/fixtures/*.json \
+	"$top_srcdir"/fuzz/corpus/load/* "$top_srcdir"/fuzz/regress/load/*
+check "generated traces, fixtures and fuzz corpus load identically" "$loadcmp" "$@"
+
+for mode in "GANTTY_JSONC_ONLY=1 GANTTY_LOAD_THREADS=1" "GANTTY_LOAD_THREADS=1" \
+    "GANTTY_LOAD_THREADS=2"; do
+	env $mode "$GANTTY" --report --format=json -q "$tmp/gen" >"$tmp/report.$(echo $mode | tr ' =' '__').json"
+done
+check "--report is the same on every path" sh -c \
+	'cmp "$1"/report.GANTTY_JSONC_ONLY_1_GANTTY_LOAD_THREADS_1.json "$1"/report.GANTTY_LOAD_THREADS_1.json &&
+	 cmp "$1"/report.GANTTY_JSONC_ONLY_1_GANTTY_LOAD_THREADS_1.json "$1"/report.GANTTY_LOAD_THREADS_2.json' sh "$tmp"
+
+corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
+if [ -d "$corpus" ]; then
+	find "$corpus" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort >"$tmp/list"
+	check "every corpus trace loads identically ($(wc -l <"$tmp/list") files)" \
+		sh -c 'tr "\n" "\0" <"$1" | xargs -0 "$2"' sh "$tmp/list" "$loadcmp"
+else
+	echo "# no corpus at $corpus: corpus part skipped" >&2
+fi
+finish

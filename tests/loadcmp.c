@@ -1,0 +1,154 @@
+/*
+ * loadcmp — loads each trace three ways and compares the models.
+ *
+ *   loadcmp FILE...
+ *
+ * The reference is every event through json-c in one thread
+ * (GANTTY_JSONC_ONLY=1 GANTTY_LOAD_THREADS=1); it is compared with jscan in
+ * one, two and three threads (inflater and taker threads).  The models (strings in id
+ * order, events, args, flows, tracks, categories, header, warnings, the stop
+ * reason) or the load errors must be identical.  Prints each difference;
+ * exits 1 if there is one.  For tests/fastload.sh.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "trace.h"
+
+static int bad;
+
+static void
+differ(const char *path, const char *mode, const char *what, size_t i)
+{
+	fprintf(stderr, "loadcmp: %s: %s differs from json-c: %s [%zu]\n", path,
+	    mode, what, i);
+	bad = 1;
+}
+
+#define SAME(field, what, i) do { \
+		if ((a->field) != (b->field)) { \
+			differ(path, mode, what, i); \
+			return; \
+		} \
+	} while (0)
+
+static void
+compare(const char *path, const char *mode, const struct trace *a,
+    const struct trace *b)
+{
+	SAME(strs.count, "string count", 0);
+	for (uint32_t i = 0; i < a->strs.count; i++)
+		if (strtab_len(&a->strs, i) != strtab_len(&b->strs, i) ||
+		    memcmp(trace_str(a, i), trace_str(b, i), strtab_len(&a->strs, i)) != 0)
+			return differ(path, mode, "string", i);
+	SAME(nevents, "event count", 0);
+	if (a->nevents > 0 && memcmp(a->events, b->events, a->nevents * sizeof *a->events) != 0)
+		return differ(path, mode, "events", 0);
+	SAME(nargs, "args count", 0);
+	if (a->nargs > 0 && memcmp(a->args, b->args, a->nargs * sizeof *a->args) != 0)
+		return differ(path, mode, "args", 0);
+	SAME(ncomms, "comm count", 0);
+	if (a->ncomms > 0 && memcmp(a->comms, b->comms, a->ncomms * sizeof *a->comms) != 0)
+		return differ(path, mode, "comms", 0);
+	SAME(nflows, "flow count", 0);
+	for (size_t i = 0; i < a->nflows; i++) {
+		SAME(flows[i].id, "flow id", i);
+		SAME(flows[i].ts_ns, "flow ts", i);
+		SAME(flows[i].track, "flow track", i);
+		SAME(flows[i].cat, "flow cat", i);
+		SAME(flows[i].ph, "flow ph", i);
+		SAME(flows[i].enclosing, "flow bp", i);
+		SAME(flows[i].event, "flow event", i);
+	}
+	SAME(ntracks, "track count", 0);
+	for (size_t i = 0; i < a->ntracks; i++) {
+		SAME(tracks[i].pid, "track pid", i);
+		SAME(tracks[i].tid, "track tid", i);
+		SAME(tracks[i].pid_str, "track pid text", i);
+		SAME(tracks[i].tid_str, "track tid text", i);
+		SAME(tracks[i].name, "track name", i);
+		SAME(tracks[i].process_name, "track process name", i);
+		SAME(tracks[i].sort_index, "track sort index", i);
+		SAME(tracks[i].process_sort_index, "track process sort index", i);
+		SAME(tracks[i].kind, "track kind", i);
+		SAME(tracks[i].device, "track device", i);
+		SAME(tracks[i].first, "track first", i);
+		SAME(tracks[i].count, "track count", i);
+		SAME(tracks[i].activity, "track activity", i);
+		SAME(tracks[i].rows, "track rows", i);
+	}
+	SAME(ncats, "category count", 0);
+	for (size_t i = 0; i < a->ncats; i++) {
+		SAME(cats[i], "category", i);
+		SAME(cat_kinds[i], "category kind", i);
+	}
+	SAME(ndevices, "device count", 0);
+	for (size_t i = 0; i < a->ndevices; i++) {
+		SAME(devices[i].id, "device id", i);
+		SAME(devices[i].name, "device name", i);
+		SAME(devices[i].num_sms, "device SMs", i);
+		SAME(devices[i].total_mem, "device memory", i);
+	}
+	SAME(has_distributed, "distributedInfo", 0);
+	SAME(dist_rank, "rank", 0);
+	SAME(world_size, "world size", 0);
+	SAME(dist_backend, "backend", 0);
+	SAME(base_time_ns, "base time", 0);
+	SAME(legacy_array, "legacy array", 0);
+	SAME(objects, "objects", 0);
+	SAME(start_ns, "start", 0);
+	SAME(end_ns, "end", 0);
+#define X(f, k, t) SAME(warn.f, "warning " k, 0);
+	TRACE_WARNINGS(X)
+#undef X
+	if ((a->stop_reason == NULL) != (b->stop_reason == NULL) ||
+	    (a->stop_reason != NULL && strcmp(a->stop_reason, b->stop_reason) != 0))
+		differ(path, mode, "stop reason", 0);
+}
+
+static void
+load_with(const char *path, const char *jsonc_only, const char *threads,
+    struct trace *t, struct load_error *err, int *rc)
+{
+	setenv("GANTTY_JSONC_ONLY", jsonc_only, 1);
+	setenv("GANTTY_LOAD_THREADS", threads, 1);
+	*rc = load_trace(t, path, NULL, err);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct {
+		const char *name, *threads;
+	} modes[] = { { "jscan, 1 thread", "1" }, { "jscan, 2 threads", "2" },
+		{ "jscan, 3 threads", "3" } };
+
+	for (int i = 1; i < argc; i++) {
+		struct trace ref, t;
+		struct load_error ref_err, err;
+		int ref_rc, rc;
+
+		load_with(argv[i], "1", "1", &ref, &ref_err, &ref_rc);
+		for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+			load_with(argv[i], "0", modes[m].threads, &t, &err, &rc);
+			if (rc != ref_rc || strcmp(err.msg, ref_err.msg) != 0 ||
+			    err.not_trace != ref_err.not_trace) {
+				fprintf(stderr, "loadcmp: %s: %s: load gives %d '%s', "
+				    "json-c %d '%s'\n", argv[i], modes[m].name, rc,
+				    err.msg, ref_rc, ref_err.msg);
+				bad = 1;
+			} else if (rc == 0) {
+				compare(argv[i], modes[m].name, &ref, &t);
+			}
+			if (rc == 0)
+				trace_free(&t);
+		}
+		if (ref_rc == 0)
+			trace_free(&ref);
+	}
+	return bad;
+}
