@@ -120,11 +120,14 @@ bind_enclosing(const struct trace *t, uint32_t track, int64_t ts,
     uint32_t **buf, size_t *cap)
 {
 	const struct track *tr = &t->tracks[track];
-	const struct event *ev = &t->events[tr->first];
+	const struct event *ev;
 	size_t len = 0;
 	uint32_t best = EV_NONE;
 	int best_score = -1;
 
+	if (tr->count == 0)
+		return EV_NONE;         /* (and t->events may be NULL) */
+	ev = &t->events[tr->first];
 	itree_overlap(&tr->index, ev, ts, ts + 1, buf, &len, cap);
 	for (size_t i = 0; i < len; i++) {
 		const struct event *e = &ev[(*buf)[i]];
