@@ -31,6 +31,8 @@
 #include "trace.h"
 #include "xalloc.h"
 
+#include "memfile.h"
+
 static FILE *devnull;
 
 /*
@@ -80,17 +82,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (devnull == NULL && (devnull = fopen("/dev/null", "w")) == NULL)
 		abort();
-	fd = memfd_create("trace", 0);
-	if (fd < 0)
-		abort();
-	for (size_t done = 0; done < size;) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	fd = memfile("trace", data, size, path, sizeof path);
 	if (load_trace(&t, path, NULL, &err) < 0) {
 		/* A failed load names the file, and says where unless it is empty. */
 		if (strncmp(err.msg, path, strlen(path)) != 0)

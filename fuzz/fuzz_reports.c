@@ -30,6 +30,8 @@
 #include "view.h"
 #include "xalloc.h"
 
+#include "memfile.h"
+
 static FILE *devnull;
 
 /* Writes the three cross-rank reports and draws the matrix; takes x. */
@@ -69,17 +71,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (devnull == NULL && (devnull = fopen("/dev/null", "w")) == NULL)
 		abort();
-	fd = memfd_create("report", 0);
-	if (fd < 0)
-		abort();
-	for (size_t done = 0; done < size;) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	fd = memfile("report", data, size, path, sizeof path);
 	memset(&set, 0, sizeof set);
 	for (int copy = 0; copy < 2; copy++)
 		if (reports_load(&set, path, err, sizeof err) < 0) {
