@@ -92,16 +92,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	align_offsets(x, off, &unaligned);
 	show(&set, x);          /* frees x */
 	/* shifted as main.c does for --align=collective */
-	for (size_t i = 0; i < set.n; i++) {
-		for (size_t k = 0; k < in[i].nsteps; k++) {
-			in[i].steps[k].start_ns += off[i];
-			in[i].steps[k].end_ns += off[i];
-		}
-		for (size_t k = 0; k < in[i].ncolls; k++) {
-			in[i].colls[k].ts_ns += off[i];
-			in[i].colls[k].end_ns += off[i];
-		}
-	}
+	for (size_t i = 0; i < set.n; i++)
+		crossrank_in_shift(&in[i], off[i]);
 	x = xmalloc(sizeof *x);
 	crossrank_build_from(x, in, set.n);
 	x->align_ns = off;

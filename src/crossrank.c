@@ -207,6 +207,19 @@ crossrank_in_from_analysis(struct crossrank_in *in, const struct analysis *a)
 }
 
 void
+crossrank_in_shift(struct crossrank_in *in, int64_t off_ns)
+{
+	for (size_t k = 0; k < in->nsteps; k++) {
+		in->steps[k].start_ns += off_ns;
+		in->steps[k].end_ns += off_ns;
+	}
+	for (size_t k = 0; k < in->ncolls; k++) {
+		in->colls[k].ts_ns += off_ns;
+		in->colls[k].end_ns += off_ns;
+	}
+}
+
+void
 crossrank_in_free(struct crossrank_in *in)
 {
 	free(in->steps);

@@ -182,6 +182,8 @@ void crossrank_in_add(struct crossrank_in *in, const struct crossrank_coll_in *c
  * activity of its device with the fields the top of this file describes.
  */
 void crossrank_in_from_analysis(struct crossrank_in *in, const struct analysis *a);
+/* Adds off_ns to every time of in (--align's shift of a rank's clock). */
+void crossrank_in_shift(struct crossrank_in *in, int64_t off_ns);
 /* Frees what in owns; in may be zeroed. */
 void crossrank_in_free(struct crossrank_in *in);
 

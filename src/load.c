@@ -706,6 +706,32 @@ count_bad_time(struct trace *t, int r)
 		t->warn.bad_timestamp++;
 }
 
+/*
+ * The duration of an X event at ts, from the result r of parsing it
+ * (get_time() or jv_time(): < 0 bad, 0 absent) and the value dur parsed:
+ * bad, negative or ending beyond TRACE_TIME_MAX gives 0; every case but a
+ * good one is counted.
+ */
+static int64_t
+checked_dur(struct trace *t, int r, int64_t dur, int64_t ts)
+{
+	if (r < 0) {
+		count_bad_time(t, r);
+		dur = 0;
+	} else if (r == 0) {
+		t->warn.missing_fields++;
+	}
+	if (dur < 0) {
+		t->warn.negative_dur++;
+		dur = 0;
+	}
+	if (ts > TRACE_TIME_MAX - dur) {
+		t->warn.int_overflow++;
+		dur = 0;
+	}
+	return dur;
+}
+
 /* A pid or tid: numbers (also digit strings) are numeric, others text. */
 static const char *
 get_id(json_object *obj, const char *key, int64_t *id)
@@ -1034,20 +1060,7 @@ take_event(struct trace *t, json_object *obj)
 	}
 	if (ph == 'X') {
 		r = get_time(obj, "dur", &dur);
-		if (r < 0) {
-			count_bad_time(t, r);
-			dur = 0;
-		} else if (r == 0) {
-			t->warn.missing_fields++;
-		}
-		if (dur < 0) {
-			t->warn.negative_dur++;
-			dur = 0;
-		}
-		if (ts > TRACE_TIME_MAX - dur) {
-			t->warn.int_overflow++;
-			dur = 0;
-		}
+		dur = checked_dur(t, r, dur, ts);
 	}
 	ev.dur_ns = dur;
 	ev.name = strtab_intern(&t->strs, name, name_len);
@@ -1457,20 +1470,7 @@ take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 	}
 	if (ph == 'X') {
 		r = jv_time(&f[JF_DUR], &dur);
-		if (r < 0) {
-			count_bad_time(t, r);
-			dur = 0;
-		} else if (r == 0) {
-			t->warn.missing_fields++;
-		}
-		if (dur < 0) {
-			t->warn.negative_dur++;
-			dur = 0;
-		}
-		if (ts > TRACE_TIME_MAX - dur) {
-			t->warn.int_overflow++;
-			dur = 0;
-		}
+		dur = checked_dur(t, r, dur, ts);
 	}
 	ev.dur_ns = dur;
 	ev.name = strtab_intern(&t->strs, name, name_len);

@@ -1042,16 +1042,8 @@ run_reports(const struct cli *c, const struct input_list *in)
 	if (c->align && set.n > 1) {
 		off = xcalloc(set.n, sizeof *off);
 		align_offsets(x, off, &unaligned);
-		for (size_t i = 0; i < set.n; i++) {
-			for (size_t k = 0; k < ins[i].nsteps; k++) {
-				ins[i].steps[k].start_ns += off[i];
-				ins[i].steps[k].end_ns += off[i];
-			}
-			for (size_t k = 0; k < ins[i].ncolls; k++) {
-				ins[i].colls[k].ts_ns += off[i];
-				ins[i].colls[k].end_ns += off[i];
-			}
-		}
+		for (size_t i = 0; i < set.n; i++)
+			crossrank_in_shift(&ins[i], off[i]);
 		crossrank_free(x);
 		crossrank_build_from(x, ins, set.n);
 		x->align_ns = off;

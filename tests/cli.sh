@@ -6,29 +6,14 @@
 fx=$top_srcdir/tests/fixtures
 example=$top_srcdir/share/example.json.gz
 
-# expect STATUS NAME COMMAND...: runs COMMAND (stdout/stderr to $tmp/out,
-# $tmp/err) and checks its exit status.
-expect() {
-	want=$1 name=$2; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then pass "$name"; else
-		fail "$name (exit $got, wanted $want)"; sed 's/^/# /' "$tmp/err"; fi
-}
-# has FILE TEXT NAME: FILE contains TEXT (fixed string).
-has() {
-	if grep -qF -- "$2" "$1"; then pass "$3"; else
-		fail "$3: '$2' not in $(head -c 300 "$1")"; fi
-}
-
 expect 0 "--version" "$GANTTY" --version
-has "$tmp/out" "gantty " "--version names the program"
+file_has "$tmp/out" "gantty " "--version names the program"
 expect 0 "--help" "$GANTTY" --help
-has "$tmp/out" "--report" "--help lists --report"
+file_has "$tmp/out" "--report" "--help lists --report"
 expect 2 "unknown option is a usage error" "$GANTTY" --bogus "$fx/small.json"
 expect 2 "no trace is a usage error" "$GANTTY" --report
 expect 2 "bad format is a usage error" "$GANTTY" --report --format=xml "$fx/small.json"
-has "$tmp/err" "unknown report format 'xml'" "bad format is named"
+file_has "$tmp/err" "unknown report format 'xml'" "bad format is named"
 
 # Golden reports (run from the fixture folder so paths are stable).
 (cd "$fx" && "$GANTTY" --report --format=json small.json) >"$tmp/small.json"
@@ -36,47 +21,47 @@ check "golden JSON report" cmp -s "$tmp/small.json" "$fx/small.report.json"
 (cd "$fx" && "$GANTTY" --report small.json) >"$tmp/small.txt"
 check "golden text report" cmp -s "$tmp/small.txt" "$fx/small.report.txt"
 expect 2 "the viewer refuses when stdout is not a terminal" "$GANTTY" "$fx/small.json"
-has "$tmp/err" "use --render for a text frame or --report for the numbers" "the refusal hints at --render and --report"
+file_has "$tmp/err" "use --render for a text frame or --report for the numbers" "the refusal hints at --render and --report"
 expect 0 "--format alone implies --report" "$GANTTY" --format=json "$fx/small.json"
-has "$tmp/out" '"exposed_comm_ns": 50749' "the JSON report has the exposed comm"
+file_has "$tmp/out" '"exposed_comm_ns": 50749' "the JSON report has the exposed comm"
 
 # Standard input, plain and gzip; gzip named .json.
 expect 0 "stdin plain" sh -c "'$GANTTY' --report --format=json - <'$fx/small.json'"
-has "$tmp/out" '"events": 15' "stdin plain loads every event"
+file_has "$tmp/out" '"events": 15' "stdin plain loads every event"
 gzip -c "$fx/small.json" >"$tmp/small-gz.json"
 expect 0 "gzip found by magic bytes" "$GANTTY" --report --format=json "$tmp/small-gz.json"
-has "$tmp/out" '"events": 15' "gzip loads every event"
+file_has "$tmp/out" '"events": 15' "gzip loads every event"
 expect 0 "stdin gzip" sh -c "'$GANTTY' --report --format=json - <'$tmp/small-gz.json'"
-has "$tmp/out" '"time_range": {"start_ns": 1692998837400000, "end_ns": 1692998837700500}' \
+file_has "$tmp/out" '"time_range": {"start_ns": 1692998837400000, "end_ns": 1692998837700500}' \
 	"stdin gzip has the exact time range"
 
 # The bundled example.
 expect 0 "the bundled example loads" "$GANTTY" --report --format=json "$example"
-has "$tmp/out" '"rank": 0' "example is rank 0"
-has "$tmp/out" '(pt_autograd_0)"' "example has the autograd thread"
+file_has "$tmp/out" '"rank": 0' "example is rank 0"
+file_has "$tmp/out" '(pt_autograd_0)"' "example has the autograd thread"
 
 # Truncated: every complete event, a warning with the ignored bytes.
 size=$(wc -c <"$fx/small.json")
 head -c $((size - 200)) "$fx/small.json" >"$tmp/cut.json"
 expect 0 "a truncated trace loads" "$GANTTY" --report --format=json "$tmp/cut.json"
-has "$tmp/err" "bytes ignored after the last complete event" "truncation is warned"
-has "$tmp/out" '"events": 14' "truncation keeps the complete events"
+file_has "$tmp/err" "bytes ignored after the last complete event" "truncation is warned"
+file_has "$tmp/out" '"events": 14' "truncation keeps the complete events"
 
 # Not a trace: exit 1, file, byte offset and line.
 printf '{"traceEvents": [\n\n  nope\n' >"$tmp/bad.json"
 expect 1 "invalid JSON before any event fails" "$GANTTY" --report "$tmp/bad.json"
-has "$tmp/err" "gantty: $tmp/bad.json: byte 22 (line 3): invalid JSON" "message names file, byte and line"
+file_has "$tmp/err" "gantty: $tmp/bad.json: byte 22 (line 3): invalid JSON" "message names file, byte and line"
 printf '{"traceEvents": [\n  {"ph": "i", "ts": 1},\n  nope\n' >"$tmp/late.json"
 expect 0 "invalid JSON after events keeps them" "$GANTTY" --report "$tmp/late.json"
-has "$tmp/err" "stopped reading at $tmp/late.json: byte 45 (line 3): invalid JSON" "the stop is warned with its place"
+file_has "$tmp/err" "stopped reading at $tmp/late.json: byte 45 (line 3): invalid JSON" "the stop is warned with its place"
 printf 'PK\003\004binary' >"$tmp/zip.json"
 expect 1 "binary garbage fails" "$GANTTY" --report "$tmp/zip.json"
-has "$tmp/err" "byte 0 (line 1): expected '{' or '['" "binary garbage message"
+file_has "$tmp/err" "byte 0 (line 1): expected '{' or '['" "binary garbage message"
 expect 1 "a missing file fails" "$GANTTY" --report "$tmp/none.json"
-has "$tmp/err" "No such file or directory" "missing file message"
+file_has "$tmp/err" "No such file or directory" "missing file message"
 printf '\037\213\010\000garbage-not-deflate' >"$tmp/corrupt.json.gz"
 expect 1 "corrupt gzip fails" "$GANTTY" --report "$tmp/corrupt.json.gz"
-has "$tmp/err" "corrupt.json.gz" "corrupt gzip names the file"
+file_has "$tmp/err" "corrupt.json.gz" "corrupt gzip names the file"
 
 # Directories: traces in numeric order, non-traces skipped with a warning.
 mkdir "$tmp/run" "$tmp/empty"
@@ -86,7 +71,7 @@ gzip -c "$fx/small.json" >"$tmp/run/worker2.json.gz"
 echo '{"config": true}' >"$tmp/run/settings.json"
 echo 'not json' >"$tmp/run/notes.txt"
 expect 0 "a directory loads" "$GANTTY" --report --format=json "$tmp/run"
-has "$tmp/err" "settings.json: byte 16 (line 1): no traceEvents array (not a trace), skipped" \
+file_has "$tmp/err" "settings.json: byte 16 (line 1): no traceEvents array (not a trace), skipped" \
 	"a non-trace JSON in a directory is skipped with a warning"
 if [ -n "$PYTHON3" ]; then
 	check "directory ranks: distributedInfo, else the file name" "$PYTHON3" -c '
@@ -98,10 +83,10 @@ assert got == [("rank-9.json", 9, "file name"), ("rank-10.json", 1, "distributed
 ' "$tmp/out"
 fi
 expect 0 "the same rank twice loads" "$GANTTY" --report --format=json "$fx/small.json" "$fx/small.json"
-has "$tmp/out" '"duplicate_ranks": [1]' "a duplicate rank is reported"
-has "$tmp/out" '"missing_ranks": [0]' "a missing rank (world size 2) is reported"
+file_has "$tmp/out" '"duplicate_ranks": [1]' "a duplicate rank is reported"
+file_has "$tmp/out" '"missing_ranks": [0]' "a missing rank (world size 2) is reported"
 expect 1 "an empty directory fails" "$GANTTY" --report "$tmp/empty"
-has "$tmp/err" "no *.json or *.json.gz traces" "empty directory message"
+file_has "$tmp/err" "no *.json or *.json.gz traces" "empty directory message"
 echo '{"x": 1}' >"$tmp/lonely.json"
 expect 1 "a non-trace named on the command line fails" "$GANTTY" --report "$tmp/lonely.json"
 

@@ -6,40 +6,28 @@
 
 example=$top_srcdir/share/example.json.gz
 
-expect() {
-	want=$1 name=$2; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then pass "$name"; else
-		fail "$name (exit $got, wanted $want)"; sed 's/^/# /' "$tmp/err"; fi
-}
-has() {
-	if grep -qF -- "$2" "$1"; then pass "$3"; else
-		fail "$3: '$2' not in $(head -c 300 "$1")"; fi
-}
-
 expect 2 "--diff needs two traces" "$GANTTY" --diff "$example"
-has "$tmp/err" "--diff compares two traces" "the usage error says so"
+file_has "$tmp/err" "--diff compares two traces" "the usage error says so"
 expect 2 "--diff has no csv" "$GANTTY" --diff --format=csv "$example" "$example"
 expect 0 "--diff of a trace with itself" "$GANTTY" --diff "$example" "$example"
-has "$tmp/out" "exposed comm         98.84 ms     98.84 ms            0" "the text diff shows a zero delta"
+file_has "$tmp/out" "exposed comm         98.84 ms     98.84 ms            0" "the text diff shows a zero delta"
 "$GANTTY" --format=json --diff "$example" "$example" >"$tmp/self.json"
 check "--format before --diff still diffs" grep -q '"kernels"' "$tmp/self.json"
 expect 0 "--diff-steps compares two steps of one trace" "$GANTTY" --diff-steps=14:15 "$example"
-has "$tmp/out" "  #14     #15       71.06 ms  +39.89 ms  +36.26 ms" "the slow step 15 against step 14"
+file_has "$tmp/out" "  #14     #15       71.06 ms  +39.89 ms  +36.26 ms" "the slow step 15 against step 14"
 expect 1 "--diff-steps with a missing step" "$GANTTY" --diff-steps=14:99 "$example"
-has "$tmp/err" "no ProfilerStep#99" "the missing step is named"
+file_has "$tmp/err" "no ProfilerStep#99" "the missing step is named"
 expect 2 "--diff-steps needs N:M" "$GANTTY" --diff-steps=14 "$example"
 expect 2 "--diff-steps takes one trace" "$GANTTY" --diff-steps=14:15 "$example" "$example"
 expect 0 "--compare renders two traces on one axis" "$GANTTY" --render --compare "$example" "$example"
-has "$tmp/out" "B - A in view: busy 0  compute 0  comm 0  exposed 0  idle 0" "a trace against itself: all zeros"
+file_has "$tmp/out" "B - A in view: busy 0  compute 0  comm 0  exposed 0  idle 0" "a trace against itself: all zeros"
 expect 2 "--compare takes two traces" "$GANTTY" --render --compare "$example"
 expect 2 "--compare is not a report" "$GANTTY" --report --compare "$example" "$example"
 expect 0 "the JSON report" "$GANTTY" --report --format=json "$example"
-has "$tmp/out" '"kind": "exposed_comm"' "the example's exposed comm is a finding"
-has "$tmp/out" '"memory": {"device": 0, "samples": 1104' "the example's memory samples are counted"
+file_has "$tmp/out" '"kind": "exposed_comm"' "the example's exposed comm is a finding"
+file_has "$tmp/out" '"memory": {"device": 0, "samples": 1104' "the example's memory samples are counted"
 expect 0 "the text report" "$GANTTY" --report "$example"
-has "$tmp/out" "[warning] outlier_step: 1 outlier step; ProfilerStep#15" "the text report names the outlier step"
+file_has "$tmp/out" "[warning] outlier_step: 1 outlier step; ProfilerStep#15" "the text report names the outlier step"
 
 if [ -n "$PYTHON3" ]; then
 	check "the self-diff is all zeros" "$PYTHON3" -c '

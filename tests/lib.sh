@@ -25,6 +25,22 @@ check() {
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# expect STATUS NAME COMMAND...: runs COMMAND (stdout/stderr to $tmp/out,
+# $tmp/err) and checks its exit status.
+expect() {
+	want=$1 name=$2; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then pass "$name"; else
+		fail "$name (exit $got, wanted $want)"; sed 's/^/# /' "$tmp/err"; fi
+}
+
+# file_has FILE TEXT NAME: FILE contains TEXT (a fixed string).
+file_has() {
+	if grep -qF -- "$2" "$1"; then pass "$3"; else
+		fail "$3: '$2' not in $(head -c 300 "$1")"; fi
+}
+
 # finish: prints the closing line and exits with the right status.
 finish() {
 	echo "$n_pass passed, $n_fail failed"
