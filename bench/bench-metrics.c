@@ -71,7 +71,6 @@ build(struct trace *t, size_t n)
 		memset(&a, 0, sizeof a);
 		a.correlation = (int64_t)i + 1;
 		a.external_id = ID_NONE;
-		a.flops = -1;
 		a.device = 0;
 		a.stream = 7 + s;
 		a.comm = EV_NONE;
@@ -86,7 +85,7 @@ build(struct trace *t, size_t n)
 		ev.cls = s == 2 ? CLASS_COMM : s == 3 ? CLASS_MEMORY : CLASS_COMPUTE;
 		ev.flags = EVF_ACTIVITY;
 		ev.link = EV_NONE;
-		ev.args = trace_add_args(t, &a);
+		ev.args = trace_add_args(t, &a, &ARG_NUMS_NONE);
 		trace_add_event(t, &ev);
 		launch = ev;
 		launch.ts_ns = ev.ts_ns - 5000 - (int64_t)(next() % 5000);
@@ -97,7 +96,7 @@ build(struct trace *t, size_t n)
 		launch.flags = 0;
 		a.device = -1;
 		a.stream = -1;
-		launch.args = trace_add_args(t, &a);
+		launch.args = trace_add_args(t, &a, &ARG_NUMS_NONE);
 		trace_add_event(t, &launch);
 	}
 	trace_finalize(t);

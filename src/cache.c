@@ -26,7 +26,7 @@
  *   path          pathlen bytes (the absolute path, no NUL)
  *   string lens   nstrs x uint32_t
  *   strings       strbytes bytes: every string in id order, NUL-terminated
- *   events, args, comms, flows, tracks (pointers zeroed), cats, cat_kinds,
+ *   events, args, nums, comms, flows, tracks (pointers zeroed), cats, cat_kinds,
  *   devices, devices_seen
  *   maxend        every track's index.maxend_ns (track.count entries each)
  *   busy          per track: busy.start_ns[n], end_ns[n], prefix_ns[n + 1]
@@ -42,7 +42,8 @@
  * make such a change fail the build here rather than lose the field.
  */
 _Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
-_Static_assert(sizeof(struct event_args) == 48, "struct event_args changed: see cache.c");
+_Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see cache.c");
+_Static_assert(sizeof(struct arg_nums) == 16, "struct arg_nums changed: see cache.c");
 _Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
 _Static_assert(sizeof(struct flow) == 32 && offsetof(struct flow, event) == 24,
     "struct flow changed: see cache.c");
@@ -61,7 +62,7 @@ struct cache_header {
 	int64_t size, mtime_ns, ctime_ns;
 	uint64_t pathlen;
 	/* counts */
-	uint64_t nstrs, strbytes, nevents, nargs, ncomms, nflows, ntracks, ncats;
+	uint64_t nstrs, strbytes, nevents, nargs, nnums, ncomms, nflows, ntracks, ncats;
 	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, stoplen;
 	/* header fields of the trace */
 	int64_t world_size, has_distributed, dist_rank, dist_backend;
@@ -300,6 +301,7 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	    add_sz(&s, h->strbytes, 1) < 0 ||
 	    add_sz(&s, h->nevents, sizeof(struct event)) < 0 ||
 	    add_sz(&s, h->nargs, sizeof(struct event_args)) < 0 ||
+	    add_sz(&s, h->nnums, sizeof(struct arg_nums)) < 0 ||
 	    add_sz(&s, h->ncomms, sizeof(struct comm_args)) < 0 ||
 	    add_sz(&s, h->nflows, sizeof(struct flow)) < 0 ||
 	    add_sz(&s, h->ntracks, sizeof(struct track)) < 0 ||
@@ -414,13 +416,9 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	for (uint32_t id = 0; id < st->count; id++)
 		w_put(w, st->strs[id], (size_t)st->lens[id] + 1);
 	w_put(w, t->events, t->nevents * sizeof *t->events);
+	w_put(w, t->args, t->nargs * sizeof *t->args);
+	w_put(w, t->nums, t->nnums * sizeof *t->nums);
 	/* Records with padding or spare fields go through zeroed copies. */
-	for (size_t i = 0; i < t->nargs; i++) {
-		struct event_args a = t->args[i];
-
-		a.pad = 0;
-		w_put(w, &a, sizeof a);
-	}
 	w_put(w, t->comms, t->ncomms * sizeof *t->comms);
 	for (size_t i = 0; i < t->nflows; i++) {
 		const struct flow *f = &t->flows[i];
@@ -552,6 +550,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 		h.strbytes += (uint64_t)t->strs.lens[id] + 1;
 	h.nevents = t->nevents;
 	h.nargs = t->nargs;
+	h.nnums = t->nnums;
 	h.ncomms = t->ncomms;
 	h.nflows = t->nflows;
 	h.ntracks = t->ntracks;
@@ -672,8 +671,10 @@ validate(const struct trace *t, char *why, size_t whysize)
 		CHECK(c->collective < nstr && c->pg_name < nstr && c->dtype < nstr,
 		    "comm strings");
 	}
-	for (size_t i = 0; i < t->nargs; i++)
+	for (size_t i = 0; i < t->nargs; i++) {
 		CHECK(t->args[i].comm == EV_NONE || t->args[i].comm < t->ncomms, "args comm");
+		CHECK(t->args[i].nums == EV_NONE || t->args[i].nums < t->nnums, "args nums");
+	}
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
 
@@ -739,7 +740,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
 
 	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
-	    h->nargs <= UINT32_MAX && h->ncomms <= UINT32_MAX &&
+	    h->nargs <= UINT32_MAX && h->nnums <= h->nargs && h->ncomms <= UINT32_MAX &&
 	    h->ntracks <= UINT32_MAX, "counts");
 	lens = r_array(r, h->nstrs, sizeof *lens);
 	blob = r_array(r, h->strbytes, 1);
@@ -763,6 +764,8 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	t->nevents = t->events_cap = h->nevents;
 	t->args = r_array(r, h->nargs, sizeof *t->args);
 	t->nargs = t->args_cap = h->nargs;
+	t->nums = r_array(r, h->nnums, sizeof *t->nums);
+	t->nnums = t->nums_cap = h->nnums;
 	t->comms = r_array(r, h->ncomms, sizeof *t->comms);
 	t->ncomms = t->comms_cap = h->ncomms;
 	t->flows = r_array(r, h->nflows, sizeof *t->flows);

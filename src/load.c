@@ -794,6 +794,7 @@ static uint32_t
 take_args(struct trace *t, json_object *args, int is_memory)
 {
 	struct event_args a;
+	struct arg_nums nums = ARG_NUMS_NONE;
 	struct comm_args c;
 	int64_t n;
 	int any = 0;
@@ -810,7 +811,6 @@ take_args(struct trace *t, json_object *args, int is_memory)
 	}
 	memset(&a, 0, sizeof a);
 	a.correlation = a.external_id = ID_NONE;
-	a.flops = -1;
 	a.device = a.stream = -1;
 	a.comm = EV_NONE;
 	if (get_int(t, args, "correlation", &n) > 0)
@@ -822,18 +822,18 @@ take_args(struct trace *t, json_object *args, int is_memory)
 		a.device = (int32_t)n, any = 1;
 	if (get_int(t, args, "stream", &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
 		a.stream = (int32_t)n, any = 1;
-	if (get_double(args, "flops", &a.flops))
+	if (get_double(args, "flops", &nums.flops))
 		any = 1;
-	if (is_memory && get_double(args, "Total Allocated", &a.value))
+	if (is_memory && get_double(args, "Total Allocated", &nums.value))
 		any = 1;
 	if (is_memory) {
 		int64_t type;
 
-		/* reserved shares flops' place: a [memory] event has no FLOPs,
+		/* reserved takes flops' place: a [memory] event has no FLOPs,
 		 * and no External id that would make mfu.c read them */
 		a.external_id = ID_NONE;
-		a.reserved = 0;
-		if (get_double(args, "Total Reserved", &a.reserved))
+		nums.flops = 0;
+		if (get_double(args, "Total Reserved", &nums.flops))
 			any = 1;
 		if (get_int(t, args, "Device Id", &n) > 0 && n >= 0 &&
 		    n <= INT32_MAX && !(get_int(t, args, "Device Type", &type) > 0 &&
@@ -856,7 +856,7 @@ take_args(struct trace *t, json_object *args, int is_memory)
 		a.comm = trace_add_comm(t, &c);
 		any = 1;
 	}
-	return any ? trace_add_args(t, &a) : EV_NONE;
+	return any ? trace_add_args(t, &a, &nums) : EV_NONE;
 }
 
 static uint64_t
@@ -888,6 +888,7 @@ take_counter(struct trace *t, json_object *obj, const char *name,
 	json_object_object_foreach(args, key, val) {
 		struct event ev;
 		struct event_args a;
+		struct arg_nums nums;
 		uint32_t tr;
 
 		if (!json_object_is_type(val, json_type_int) &&
@@ -901,10 +902,10 @@ take_counter(struct trace *t, json_object *obj, const char *name,
 		t->tracks[tr].kind = TRACK_COUNTER;
 		memset(&a, 0, sizeof a);
 		a.correlation = a.external_id = ID_NONE;
-		a.flops = -1;
 		a.device = a.stream = -1;
 		a.comm = EV_NONE;
-		a.value = json_object_get_double(val);
+		nums = ARG_NUMS_NONE;
+		nums.value = json_object_get_double(val);
 		memset(&ev, 0, sizeof ev);
 		ev.ts_ns = ts;
 		ev.name = strtab_intern(&t->strs, label, strlen(label));
@@ -913,7 +914,7 @@ take_counter(struct trace *t, json_object *obj, const char *name,
 		ev.ph = 'C';
 		ev.flags = EVF_COUNTER;
 		ev.link = EV_NONE;
-		ev.args = trace_add_args(t, &a);
+		ev.args = trace_add_args(t, &a, &nums);
 		if (trace_add_event(t, &ev) == EV_NONE)
 			t->warn.too_many_events++;
 	}
@@ -1268,6 +1269,7 @@ static uint32_t
 take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 {
 	struct event_args a;
+	struct arg_nums nums = ARG_NUMS_NONE;
 	struct comm_args c;
 	int64_t n;
 	int any = 0;
@@ -1277,7 +1279,6 @@ take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 	/* jscan declined integers beyond int64 in args: nothing to count */
 	memset(&a, 0, sizeof a);
 	a.correlation = a.external_id = ID_NONE;
-	a.flops = -1;
 	a.device = a.stream = -1;
 	a.comm = EV_NONE;
 	if (jv_int(t, &f[JA_CORRELATION], &n) > 0)
@@ -1289,17 +1290,17 @@ take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 		a.device = (int32_t)n, any = 1;
 	if (jv_int(t, &f[JA_STREAM], &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
 		a.stream = (int32_t)n, any = 1;
-	if (jv_double(&f[JA_FLOPS], &a.flops))
+	if (jv_double(&f[JA_FLOPS], &nums.flops))
 		any = 1;
-	if (is_memory && jv_double(&f[JA_TOTAL_ALLOCATED], &a.value))
+	if (is_memory && jv_double(&f[JA_TOTAL_ALLOCATED], &nums.value))
 		any = 1;
 	if (is_memory) {
 		int64_t type;
 
-		/* as take_args(): reserved shares flops' place */
+		/* as take_args(): reserved takes flops' place */
 		a.external_id = ID_NONE;
-		a.reserved = 0;
-		if (jv_double(&f[JA_TOTAL_RESERVED], &a.reserved))
+		nums.flops = 0;
+		if (jv_double(&f[JA_TOTAL_RESERVED], &nums.flops))
 			any = 1;
 		if (jv_int(t, &f[JA_DEVICE_ID], &n) > 0 && n >= 0 &&
 		    n <= INT32_MAX && !(jv_int(t, &f[JA_DEVICE_TYPE], &type) > 0 &&
@@ -1322,7 +1323,7 @@ take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 		a.comm = trace_add_comm(t, &c);
 		any = 1;
 	}
-	return any ? trace_add_args(t, &a) : EV_NONE;
+	return any ? trace_add_args(t, &a, &nums) : EV_NONE;
 }
 
 /* take_metadata() */

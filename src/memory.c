@@ -54,6 +54,7 @@ memory_build(struct memory *m, const struct trace *t, int32_t device)
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
 		const struct event_args *a;
+		struct arg_nums nums;
 
 		if (!(e->flags & EVF_INSTANT) || e->args == EV_NONE)
 			continue;
@@ -65,9 +66,10 @@ memory_build(struct memory *m, const struct trace *t, int32_t device)
 			cap = cap ? 2 * cap : 64;
 			m->s = xreallocarray(m->s, cap, sizeof *m->s);
 		}
+		nums = trace_args_nums(t, a);
 		m->s[m->n].ts_ns = e->ts_ns;
-		m->s[m->n].allocated = a->value;
-		m->s[m->n].reserved = a->reserved;
+		m->s[m->n].allocated = nums.value;
+		m->s[m->n].reserved = nums.flops;       /* Total Reserved */
 		m->n++;
 	}
 	/* Events are sorted by (track, ts): samples of several threads merge. */

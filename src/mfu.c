@@ -233,12 +233,13 @@ collect_ops(const struct trace *t, struct op_flops **out)
 			const struct event *e = &t->events[i];
 			const struct event_args *a = trace_args(t, e);
 
-			if (a == NULL || a->external_id == ID_NONE || !(a->flops > 0))
+			if (a == NULL || a->external_id == ID_NONE ||
+			    !(trace_args_flops(t, a) > 0))
 				continue;
 			xgrow(&ops, &cap, n + 1, sizeof *ops);
 			memset(&ops[n], 0, sizeof ops[n]);
 			ops[n].ext = a->external_id;
-			ops[n].flops = a->flops;
+			ops[n].flops = trace_args_flops(t, a);
 			ops[n].dur_ns = e->dur_ns;
 			ops[n].event = i;
 			ops[n].depth = e->depth;

@@ -96,6 +96,7 @@ trace_free(struct trace *t)
 	free(t->stop_reason);
 	free(t->events);
 	free(t->args);
+	free(t->nums);
 	free(t->comms);
 	free(t->flows);
 	free(t->tracks);
@@ -317,10 +318,19 @@ trace_add_event(struct trace *t, const struct event *ev)
 }
 
 uint32_t
-trace_add_args(struct trace *t, const struct event_args *a)
+trace_add_args(struct trace *t, const struct event_args *a,
+    const struct arg_nums *n)
 {
+	const struct arg_nums none = ARG_NUMS_NONE;
+
 	xgrow(&t->args, &t->args_cap, t->nargs + 1, sizeof *t->args);
 	t->args[t->nargs] = *a;
+	t->args[t->nargs].nums = EV_NONE;
+	if (memcmp(n, &none, sizeof none) != 0) {
+		xgrow(&t->nums, &t->nums_cap, t->nnums + 1, sizeof *t->nums);
+		t->nums[t->nnums] = *n;
+		t->args[t->nargs].nums = (uint32_t)t->nnums++;
+	}
 	return (uint32_t)t->nargs++;
 }
 

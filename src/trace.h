@@ -101,22 +101,30 @@ struct event {
 	uint16_t flags;         /* EVF_* */
 };
 
-/* The arguments the analysis needs, kept for events that carry any. */
+/*
+ * The arguments the analysis needs, kept for events that carry any; 32
+ * bytes.  Their rare floating-point values (FLOPs, counters, [memory]) live
+ * apart in trace->nums: read them with trace_args_flops() and friends.
+ */
 struct event_args {
 	int64_t correlation;    /* args.correlation, ID_NONE if absent */
 	int64_t external_id;    /* args["External id"], ID_NONE if absent (always
 	                           for [memory] events) */
-	union {
-		double flops;   /* args.flops, < 0 if absent */
-		double reserved; /* [memory] events (which have no FLOPs): Total
-		                   Reserved, 0 if absent */
-	};
-	double value;           /* counters: the first numeric arg; [memory]: Total Allocated; else 0 */
 	int32_t device;         /* args.device ([memory]: Device Id unless Device Type 0), -1 if absent */
 	int32_t stream;         /* args.stream, -1 if absent */
 	uint32_t comm;          /* index into trace->comms, or EV_NONE */
-	uint32_t pad;
+	uint32_t nums;          /* index into trace->nums, or EV_NONE when they
+	                           are ARG_NUMS_NONE */
 };
+
+/* The floating-point arguments of an event. */
+struct arg_nums {
+	double flops;           /* args.flops, < 0 if absent; [memory] events
+	                           (which have no FLOPs): Total Reserved, 0 if absent */
+	double value;           /* counters: the first numeric arg; [memory]: Total Allocated; else 0 */
+};
+/* What an event without stored nums reads: no FLOPs, value 0. */
+#define ARG_NUMS_NONE ((struct arg_nums){ -1.0, 0.0 })
 
 /* NCCL collective fields (record_param_comms and newer NCCL kernels). */
 struct comm_args {
@@ -204,6 +212,8 @@ struct trace {
 	size_t nevents, events_cap;
 	struct event_args *args;
 	size_t nargs, args_cap;
+	struct arg_nums *nums;
+	size_t nnums, nums_cap;
 	struct comm_args *comms;
 	size_t ncomms, comms_cap;
 	struct flow *flows;
@@ -252,8 +262,13 @@ uint32_t trace_track(struct trace *t, int64_t pid, const char *pid_text,
 uint16_t trace_category(struct trace *t, const char *cat, size_t len);
 /* Appends an event (copied) and returns its index. */
 uint32_t trace_add_event(struct trace *t, const struct event *ev);
-/* Appends args (copied) and returns its index. */
-uint32_t trace_add_args(struct trace *t, const struct event_args *a);
+/*
+ * Appends args (copied; a->nums is ignored) with their floating-point
+ * values n (stored only when they differ, bit for bit, from ARG_NUMS_NONE)
+ * and returns its index.
+ */
+uint32_t trace_add_args(struct trace *t, const struct event_args *a,
+    const struct arg_nums *n);
 /* Appends comm args and returns its index. */
 uint32_t trace_add_comm(struct trace *t, const struct comm_args *c);
 /* Appends a flow endpoint. */
@@ -293,6 +308,18 @@ static inline const struct event_args *
 trace_args(const struct trace *t, const struct event *e)
 {
 	return e->args == EV_NONE ? NULL : &t->args[e->args];
+}
+/* The floating-point arguments of a (ARG_NUMS_NONE when none are stored). */
+static inline struct arg_nums
+trace_args_nums(const struct trace *t, const struct event_args *a)
+{
+	return a->nums == EV_NONE ? ARG_NUMS_NONE : t->nums[a->nums];
+}
+/* args.flops, < 0 if absent. */
+static inline double
+trace_args_flops(const struct trace *t, const struct event_args *a)
+{
+	return trace_args_nums(t, a).flops;
 }
 /* Returns the device of a GPU activity: args.device, else its pid. */
 int32_t trace_event_device(const struct trace *t, const struct event *e);

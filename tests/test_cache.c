@@ -112,10 +112,11 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 		const struct event_args *x = &a->args[i], *y = &b->args[i];
 
 		cr_assert(x->correlation == y->correlation && x->external_id == y->external_id &&
-		    memcmp(&x->flops, &y->flops, sizeof x->flops) == 0 &&
-		    memcmp(&x->value, &y->value, sizeof x->value) == 0 &&
-		    x->device == y->device && x->stream == y->stream && x->comm == y->comm);
+		    x->device == y->device && x->stream == y->stream && x->comm == y->comm &&
+		    x->nums == y->nums);
 	}
+	cr_assert_eq(a->nnums, b->nnums);
+	cr_assert(same_bytes(a->nums, b->nums, a->nnums * sizeof *a->nums));
 	cr_assert_eq(a->ncomms, b->ncomms);
 	cr_assert(same_bytes(a->comms, b->comms, a->ncomms * sizeof *a->comms));
 	cr_assert_eq(a->nflows, b->nflows);
@@ -353,7 +354,7 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 
 /* The byte offset of each section after the header, from its counts. */
 struct layout {
-	size_t strlens, strs, events, args, comms, flows, tracks, cats, kinds;
+	size_t strlens, strs, events, args, nums, comms, flows, tracks, cats, kinds;
 	size_t devices, seen, maxend, busy, stop, end;
 };
 
@@ -366,6 +367,7 @@ layout_of(const struct cache_header *h, struct layout *l)
 	l->strs = o; o += h->strbytes;
 	l->events = o; o += h->nevents * sizeof(struct event);
 	l->args = o; o += h->nargs * sizeof(struct event_args);
+	l->nums = o; o += h->nnums * sizeof(struct arg_nums);
 	l->comms = o; o += h->ncomms * sizeof(struct comm_args);
 	l->flows = o; o += h->nflows * sizeof(struct flow);
 	l->tracks = o; o += h->ntracks * sizeof(struct track);
@@ -469,6 +471,7 @@ Test(cache, forged_indices_are_range_checked)
 	FORGE("track index level", TR(0, index.max_level), big);
 	FORGE("track busy size", TR(0, busy.n), huge);
 	FORGE("args comm", l.args + offsetof(struct event_args, comm), big);
+	FORGE("args nums", l.args + offsetof(struct event_args, nums), big);
 	FORGE("comm name", l.comms + offsetof(struct comm_args, collective), big);
 	FORGE("flow event", l.flows + offsetof(struct flow, event), big);
 	FORGE("flow track", l.flows + offsetof(struct flow, track), big);

@@ -109,7 +109,7 @@ Test(load, object_form_model)
 	cr_assert_eq(mm->ts_ns, INT64_C(1692998837419987));
 	cr_assert_eq(mm->dur_ns, 20500);
 	cr_assert_eq(mm->cls, CLASS_NONE);
-	cr_assert_eq(trace_args(&t, mm)->flops, 1000.0);
+	cr_assert_eq(trace_args_flops(&t, trace_args(&t, mm)), 1000.0);
 	cr_assert_eq(trace_args(&t, mm)->external_id, 5);
 
 	gemm = find_event(&t, "sm90_gemm");
@@ -145,7 +145,7 @@ Test(load, object_form_model)
 	mem = find_event(&t, "[memory]");
 	cr_assert(mem->flags & EVF_INSTANT);
 	cr_assert_eq(mem->dur_ns, 0);
-	cr_assert_eq(trace_args(&t, mem)->value, 4096.0);
+	cr_assert_eq(trace_args_nums(&t, trace_args(&t, mem)).value, 4096.0);
 
 	/* tracks: CPU (10,11), GPU (0,7) named by M, GPU (0,22) */
 	cr_assert_eq(t.ntracks, 3);
@@ -435,6 +435,6 @@ Test(load, counters_get_their_own_tracks)
 	cr_assert_eq(counters, 3);
 	cr_assert_eq(t.objects, 3);
 	cr_assert_eq(t.nevents, 5);
-	cr_assert_eq(trace_args(&t, find_event(&t, "load"))->value, 0.5);
+	cr_assert_eq(trace_args_nums(&t, trace_args(&t, find_event(&t, "load"))).value, 0.5);
 	trace_free(&t);
 }

@@ -77,11 +77,10 @@ b_args(struct builder *b, int64_t corr, int32_t device)
 	memset(&a, 0, sizeof a);
 	a.correlation = corr;
 	a.external_id = ID_NONE;
-	a.flops = -1;
 	a.device = device;
 	a.stream = -1;
 	a.comm = EV_NONE;
-	return trace_add_args(&b->t, &a);
+	return trace_add_args(&b->t, &a, &ARG_NUMS_NONE);
 }
 
 /*
