@@ -26,7 +26,7 @@
  *   path          pathlen bytes (the absolute path, no NUL)
  *   string lens   nstrs x uint32_t
  *   strings       strbytes bytes: every string in id order, NUL-terminated
- *   events, args, nums, comms, flows, tracks (pointers zeroed), cats, cat_kinds,
+ *   events, args, nums, comms, tracks (pointers zeroed), cats, cat_kinds,
  *   devices, devices_seen
  *   maxend        every track's index.maxend_ns (track.count entries each)
  *   busy          per track: busy.start_ns[n], end_ns[n], prefix_ns[n + 1]
@@ -45,8 +45,6 @@ _Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
 _Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see cache.c");
 _Static_assert(sizeof(struct arg_nums) == 16, "struct arg_nums changed: see cache.c");
 _Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
-_Static_assert(sizeof(struct flow) == 32 && offsetof(struct flow, event) == 24,
-    "struct flow changed: see cache.c");
 _Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: see cache.c");
 
 #define CACHE_MAGIC "GANTTYC\n"
@@ -55,14 +53,14 @@ _Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: se
 struct cache_header {
 	char magic[8];
 	uint64_t format, byte_order;
-	uint64_t sz_event, sz_args, sz_comm, sz_flow, sz_track, sz_device, sz_warn;
+	uint64_t sz_event, sz_args, sz_comm, sz_track, sz_device, sz_warn;
 	char version[32];
 	/* the key */
 	uint64_t dev, ino;
 	int64_t size, mtime_ns, ctime_ns;
 	uint64_t pathlen;
 	/* counts */
-	uint64_t nstrs, strbytes, nevents, nargs, nnums, ncomms, nflows, ntracks, ncats;
+	uint64_t nstrs, strbytes, nevents, nargs, nnums, ncomms, flow_count, ntracks, ncats;
 	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, stoplen;
 	/* header fields of the trace */
 	int64_t world_size, has_distributed, dist_rank, dist_backend;
@@ -303,7 +301,6 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	    add_sz(&s, h->nargs, sizeof(struct event_args)) < 0 ||
 	    add_sz(&s, h->nnums, sizeof(struct arg_nums)) < 0 ||
 	    add_sz(&s, h->ncomms, sizeof(struct comm_args)) < 0 ||
-	    add_sz(&s, h->nflows, sizeof(struct flow)) < 0 ||
 	    add_sz(&s, h->ntracks, sizeof(struct track)) < 0 ||
 	    add_sz(&s, h->ncats, sizeof(uint32_t) + sizeof(uint8_t)) < 0 ||
 	    add_sz(&s, h->ndevices, sizeof(struct device_prop)) < 0 ||
@@ -326,7 +323,6 @@ header_fill(struct cache_header *h, const struct cache_key *k)
 	h->sz_event = sizeof(struct event);
 	h->sz_args = sizeof(struct event_args);
 	h->sz_comm = sizeof(struct comm_args);
-	h->sz_flow = sizeof(struct flow);
 	h->sz_track = sizeof(struct track);
 	h->sz_device = sizeof(struct device_prop);
 	h->sz_warn = sizeof(struct trace_warnings);
@@ -418,22 +414,8 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	w_put(w, t->events, t->nevents * sizeof *t->events);
 	w_put(w, t->args, t->nargs * sizeof *t->args);
 	w_put(w, t->nums, t->nnums * sizeof *t->nums);
-	/* Records with padding or spare fields go through zeroed copies. */
 	w_put(w, t->comms, t->ncomms * sizeof *t->comms);
-	for (size_t i = 0; i < t->nflows; i++) {
-		const struct flow *f = &t->flows[i];
-		struct flow c;
-
-		memset(&c, 0, sizeof c);
-		c.id = f->id;
-		c.ts_ns = f->ts_ns;
-		c.track = f->track;
-		c.cat = f->cat;
-		c.ph = f->ph;
-		c.enclosing = f->enclosing;
-		c.event = f->event;
-		w_put(w, &c, sizeof c);
-	}
+	/* Records with padding or spare fields go through zeroed copies. */
 	for (size_t i = 0; i < t->ntracks; i++) {
 		struct track c = t->tracks[i];
 
@@ -552,7 +534,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	h.nargs = t->nargs;
 	h.nnums = t->nnums;
 	h.ncomms = t->ncomms;
-	h.nflows = t->nflows;
+	h.flow_count = t->flow_count;
 	h.ntracks = t->ntracks;
 	h.ncats = t->ncats;
 	h.ndevices = t->ndevices;
@@ -688,12 +670,6 @@ validate(const struct trace *t, char *why, size_t whysize)
 		CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) &&
 		    e->dur_ns <= TRACE_TIME_MAX - e->ts_ns, "event time");
 	}
-	for (size_t i = 0; i < t->nflows; i++) {
-		const struct flow *f = &t->flows[i];
-
-		CHECK(f->track < t->ntracks && f->cat < t->ncats &&
-		    (f->event == EV_NONE || f->event < t->nevents), "flow");
-	}
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
 		const struct ivset *b = &tr->busy;
@@ -768,8 +744,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	t->nnums = t->nums_cap = h->nnums;
 	t->comms = r_array(r, h->ncomms, sizeof *t->comms);
 	t->ncomms = t->comms_cap = h->ncomms;
-	t->flows = r_array(r, h->nflows, sizeof *t->flows);
-	t->nflows = t->flows_cap = h->nflows;
+	t->flow_count = h->flow_count;
 	t->tracks = r_array(r, h->ntracks, sizeof *t->tracks);
 	t->ntracks = t->tracks_cap = h->ntracks;
 	if (r->failed)
@@ -860,7 +835,7 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	}
 	if (h.format != want.format || h.byte_order != want.byte_order ||
 	    h.sz_event != want.sz_event || h.sz_args != want.sz_args ||
-	    h.sz_comm != want.sz_comm || h.sz_flow != want.sz_flow ||
+	    h.sz_comm != want.sz_comm ||
 	    h.sz_track != want.sz_track || h.sz_device != want.sz_device ||
 	    h.sz_warn != want.sz_warn ||
 	    memcmp(h.version, want.version, sizeof h.version) != 0) {

@@ -210,7 +210,7 @@ json_loaded(FILE *out, const struct trace *t, const struct summary *s)
 	json_interval(out, t->nevents > 0, t->start_ns, t->end_ns);
 	fprintf(out, ",\n      \"gpu_activities\": %" PRIu64
 	    ", \"linked_activities\": %" PRIu64 ", \"flows\": %zu",
-	    s->activities, s->linked, t->nflows);
+	    s->activities, s->linked, t->flow_count);
 	fputs(",\n      \"device_properties\": [", out);
 	for (size_t i = 0; i < t->ndevices; i++) {
 		fprintf(out, "%s{\"id\": %" PRId64 ", \"name\": ", i ? ", " : "",

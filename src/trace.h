@@ -10,7 +10,8 @@
  * by (track, ts_ns, longest first), so each track owns the contiguous range
  * events[track.first .. track.first + track.count), and builds the derived
  * data (nesting depths, sub-rows, indices, correlation links; see track.h and
- * link.h).  After trace_finalize() the trace is read-only.
+ * link.h), then frees the flow endpoints (nflows 0; flow_count says how
+ * many there were).  After trace_finalize() the trace is read-only.
  *
  * Time is int64_t nanoseconds exactly as in the file (trace ts in us * 1000);
  * every interval is half-open [ts_ns, ts_ns + dur_ns) with dur_ns >= 0.
@@ -216,8 +217,10 @@ struct trace {
 	size_t nnums, nums_cap;
 	struct comm_args *comms;
 	size_t ncomms, comms_cap;
-	struct flow *flows;
+	struct flow *flows;     /* freed by trace_finalize() once bound (their
+	                           binding lives on in event.link) */
 	size_t nflows, flows_cap;
+	size_t flow_count;      /* flow endpoints read (kept after the flows are freed) */
 	struct track *tracks;
 	size_t ntracks, tracks_cap;
 

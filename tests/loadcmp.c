@@ -58,6 +58,7 @@ compare(const char *path, const char *mode, const struct trace *a,
 	if (a->ncomms > 0 && memcmp(a->comms, b->comms, a->ncomms * sizeof *a->comms) != 0)
 		return differ(path, mode, "comms", 0);
 	SAME(nflows, "flow count", 0);
+	SAME(flow_count, "flows read", 0);
 	for (size_t i = 0; i < a->nflows; i++) {
 		SAME(flows[i].id, "flow id", i);
 		SAME(flows[i].ts_ns, "flow ts", i);
