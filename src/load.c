@@ -24,6 +24,8 @@
 #include "xalloc.h"
 
 #define READ_CHUNK (1u << 20)
+/* The smallest plain file read in two halves at once (see "two halves"). */
+#define SPLIT_MIN ((uint64_t)8 << 20)
 #define IN_CHUNK (256u << 10)
 #define PROGRESS_EVERY (8u << 20)
 /*
@@ -84,9 +86,28 @@ struct reader {
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
+
+	/* the last error set_error() wrote, in parts (see half_join()) */
+	uint64_t err_off, err_line;
+	char err_what[600];
+	int err_set;
+
+	/* reading in two halves (see "two halves" below) */
+	uint64_t split_min;     /* the smallest file to read in two halves; 0: never */
+	struct half *half;      /* the first half's reader: the second half */
+	struct half *self;      /* the second half's reader: its half */
+	int half_result;        /* the second half's result, once joined */
 };
 
-enum { RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2, RD_DONE = 2 };
+enum {
+	RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2, RD_DONE = 2,
+	RD_SPLIT = 3,           /* the rest was read by the second half: see half_result */
+	RD_CANCEL = -3,         /* the second half stopped: its work is not wanted */
+};
+
+static uint64_t half_at(const struct half *h);
+struct op;
+static void half_defer(struct half *h, const struct op *op);
 
 static uint64_t
 rd_offset(const struct reader *rd)
@@ -145,6 +166,10 @@ set_error(struct reader *rd, size_t pos, const char *fmt, ...)
 	va_end(ap);
 	snprintf(rd->err->msg, sizeof rd->err->msg, "%s: byte %llu (line %llu): %s",
 	    rd->path, (unsigned long long)off, (unsigned long long)line, what);
+	rd->err_off = off;
+	rd->err_line = line;
+	memcpy(rd->err_what, what, sizeof what);
+	rd->err_set = 1;
 }
 
 /*
@@ -468,8 +493,14 @@ rd_refill(struct reader *rd)
 	rd->len += n;
 	if (rd->opts != NULL && rd->opts->progress != NULL &&
 	    rd->base + rd->len >= rd->next_progress) {
+		uint64_t done = rd->raw_seen;
+
+		/* the other half goes as fast: say how far both are */
+		if (rd->half != NULL && rd->base + rd->len < half_at(rd->half))
+			done = (uint64_t)((double)done * (double)rd->file_size /
+			    (double)half_at(rd->half));
 		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
-		rd->opts->progress(rd->raw_seen, rd->file_size, rd->opts->progress_ctx);
+		rd->opts->progress(done, rd->file_size, rd->opts->progress_ctx);
 	}
 	return 1;
 }
@@ -1856,6 +1887,10 @@ rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
 {
 	struct op op = { .kind = kind, .obj = obj, .key = key };
 
+	if (rd->self != NULL && (kind == OP_HEADER || kind == OP_HEADER_DEEP)) {
+		half_defer(rd->self, &op);
+		return;
+	}
 	if (rd->taker == NULL) {
 		op_apply(rd, &op, NULL);
 	} else {
@@ -1917,6 +1952,287 @@ rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 		}
 		op->nfields++;
 	}
+}
+
+/* ---- two halves ------------------------------------------------------ */
+
+/*
+ * A plain file is read in two halves at once (load_opts.threads >= 2): the
+ * calling thread reads from the start, a second thread from an event near
+ * the middle of the event array, each into a trace of its own.  Where the
+ * second half starts is a guess: the '{' of something that looks like an
+ * event after "}," in the middle of the file.  The first reader checks it:
+ * only when one of its own events starts exactly there was the guess an
+ * event boundary of the array, and then the second half read exactly what
+ * the first would have read from there; the first then stops, and
+ * trace_merge() appends the second trace to the first.  Otherwise (the
+ * guess fell inside an event, the first half stopped at an error first,
+ * the second half met B/E events or a second event array) the second
+ * half's work is dropped and the first reader reads on alone.  Header
+ * values after the event array are held back by the second half and taken
+ * in order once merged.  Messages of the second half are worded by
+ * set_error() as they would be by one reader (their line numbers are
+ * counted from the first half's).
+ */
+struct half {
+	struct reader rd;       /* reads from at on, into t */
+	struct trace t;
+	struct load_error err;
+	uint64_t at;            /* where it starts: the '{' of an event (a guess) */
+	pthread_t thread;
+	int cancel;             /* set by the first half: stop (atomic) */
+	int unsupported;        /* it met what it cannot read apart */
+	int result;             /* read_events() and read_object()'s result */
+	struct op *headers;     /* held-back header values, in order */
+	size_t nheaders, headers_cap;
+};
+
+static int read_events(struct reader *rd);
+static int read_object(struct reader *rd, int resume);
+
+static uint64_t
+half_at(const struct half *h)
+{
+	return h->at;
+}
+
+static int
+half_cancelled(struct half *h)
+{
+	return __atomic_load_n(&h->cancel, __ATOMIC_RELAXED);
+}
+
+static void
+half_unsupported(struct half *h)
+{
+	h->unsupported = 1;
+}
+
+static void
+half_defer(struct half *h, const struct op *op)
+{
+	xgrow(&h->headers, &h->headers_cap, h->nheaders + 1, sizeof *h->headers);
+	h->headers[h->nheaders++] = *op;
+}
+
+static void *
+half_main(void *arg)
+{
+	struct half *h = arg;
+	int r = read_events(&h->rd);
+
+	if (r == RD_OK && !h->rd.t->legacy_array)
+		r = read_object(&h->rd, 1);
+	h->result = r;
+	return NULL;
+}
+
+/* Frees what a reader owns besides its trace and error (after reading). */
+static void
+rd_release(struct reader *rd)
+{
+	if (rd->tok != NULL)
+		json_tokener_free(rd->tok);
+	jscan_free(&rd->js);
+	free(rd->classes.cls);
+	free(rd->buf);
+	free(rd->in);
+	if (rd->z_ready)
+		inflateEnd(&rd->z);
+	if (rd->fd >= 0)
+		close(rd->fd);
+}
+
+/* Sets up a reader of path's fd for load_trace() or the second half. */
+static void
+rd_init(struct reader *rd, int fd, const char *path, struct trace *t,
+    struct load_error *err)
+{
+	memset(rd, 0, sizeof *rd);
+	rd->fd = fd;
+	rd->path = path;
+	rd->cap = READ_CHUNK;
+	rd->buf = xmalloc(rd->cap);
+	rd->err = err;
+	rd->t = t;
+	rd->tok = json_tokener_new_ex(MAX_DEPTH);
+	if (rd->tok == NULL) {
+		fprintf(stderr, "gantty: out of memory\n");
+		abort();
+	}
+	json_tokener_set_flags(rd->tok, 0);
+	jscan_init(&rd->js);
+}
+
+/* Frees h and all it read (its thread has ended). */
+static void
+half_free(struct half *h)
+{
+	for (size_t i = 0; i < h->nheaders; i++) {
+		json_object_put(h->headers[i].obj);
+		free(h->headers[i].key);
+	}
+	free(h->headers);
+	rd_release(&h->rd);
+	trace_free(&h->t);
+	free(h);
+}
+
+/*
+ * Where to guess the second half starts: the '{' after "}," (white space
+ * allowed) that opens an object with a key, first in the 64 KB from the
+ * middle of [from, size); 0 if none.
+ */
+static uint64_t
+half_guess(int fd, uint64_t from, uint64_t size)
+{
+	enum { GUESS_BYTES = 1 << 16 };
+	char *buf = xmalloc(GUESS_BYTES);
+	uint64_t mid = from + (size - from) / 2, at = 0;
+	ssize_t n = pread(fd, buf, GUESS_BYTES, (off_t)mid);
+
+	for (ssize_t i = 0; i + 1 < n && at == 0; i++) {
+		ssize_t j = i + 1;
+
+		if (buf[i] != '}')
+			continue;
+		while (j < n && strchr(" \t\r\n", buf[j]) != NULL)
+			j++;
+		if (j >= n || buf[j] != ',')
+			continue;
+		for (j++; j < n && strchr(" \t\r\n", buf[j]) != NULL; j++)
+			;
+		if (j >= n || buf[j] != '{')
+			continue;
+		for (ssize_t q = j + 1; q < n; q++)
+			if (strchr(" \t\r\n", buf[q]) == NULL) {
+				if (buf[q] == '"')
+					at = mid + (uint64_t)j;
+				break;
+			}
+		break;          /* the first "}, {" decides */
+	}
+	free(buf);
+	return at;
+}
+
+/*
+ * At the event array's start: starts the second half when the file is
+ * plain, big enough and the same file can be opened again.
+ */
+static void
+half_start(struct reader *rd)
+{
+	struct half *h;
+	struct stat a, b;
+	uint64_t at;
+	int fd;
+
+	if (rd->half != NULL || rd->self != NULL || rd->gzip || rd->taker != NULL ||
+	    rd->file_size < rd->split_min || fstat(rd->fd, &a) != 0 ||
+	    !S_ISREG(a.st_mode) ||
+	    (at = half_guess(rd->fd, rd_offset(rd), rd->file_size)) == 0)
+		return;
+	fd = open(rd->path, O_RDONLY);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino ||
+	    lseek(fd, (off_t)at, SEEK_SET) != (off_t)at) {
+		close(fd);
+		return;
+	}
+	h = xcalloc(1, sizeof *h);
+	h->at = at;
+	trace_init(&h->t, rd->path);
+	h->t.legacy_array = rd->t->legacy_array;
+	rd_init(&h->rd, fd, rd->path, &h->t, &h->err);
+	h->rd.fast = rd->fast;
+	h->rd.base = at;
+	h->rd.file_size = rd->file_size;
+	h->rd.events_seen = 1;
+	h->rd.self = h;
+	if (pthread_create(&h->thread, NULL, half_main, h) != 0) {
+		half_free(h);
+		return;
+	}
+	rd->half = h;
+}
+
+/* Stops the second half, if any, and drops what it read. */
+static void
+half_abandon(struct reader *rd)
+{
+	struct half *h = rd->half;
+
+	if (h == NULL)
+		return;
+	rd->half = NULL;
+	__atomic_store_n(&h->cancel, 1, __ATOMIC_RELAXED);
+	pthread_join(h->thread, NULL);
+	half_free(h);
+}
+
+/*
+ * The first half has come to or past the second's start.  Exactly at it:
+ * waits for the second half, merges its trace into rd's, and makes rd the
+ * reader where the second half stopped (its result in rd->half_result);
+ * returns 0.  Otherwise (past it: the guess was no event boundary; or the
+ * second half cannot be merged) drops the second half and returns -1: rd
+ * reads on.
+ */
+static int
+half_join(struct reader *rd)
+{
+	struct half *h = rd->half;
+	struct reader old;
+	uint64_t lines;
+
+	if (rd_offset(rd) != h->at) {
+		half_abandon(rd);
+		return -1;
+	}
+	rd->half = NULL;
+	pthread_join(h->thread, NULL);
+	if (h->unsupported || h->result == RD_CANCEL ||
+	    trace_merge(rd->t, &h->t) != 0) {
+		half_free(h);
+		return -1;
+	}
+	for (size_t i = 0; i < h->nheaders; i++)
+		op_apply(rd, &h->headers[i], NULL);     /* frees them */
+	h->nheaders = 0;
+	/* rd becomes the second half's reader, lines counted from the start */
+	lines = rd_line_at(rd, rd->pos) - 1;
+	if (h->rd.err_set) {
+		h->rd.err_line += lines;
+		snprintf(rd->err->msg, sizeof rd->err->msg,
+		    "%s: byte %llu (line %llu): %s", rd->path,
+		    (unsigned long long)h->rd.err_off,
+		    (unsigned long long)h->rd.err_line, h->rd.err_what);
+		rd->err->not_trace = h->err.not_trace;
+	}
+	old = *rd;
+	*rd = h->rd;
+	rd->lines += lines;
+	rd->t = old.t;
+	rd->err = old.err;
+	rd->opts = old.opts;
+	rd->next_progress = old.next_progress;
+	rd->phased += old.phased;
+	if (rd->last_good == h->at)     /* it completed nothing: the first did */
+		rd->last_good = old.last_good;
+	rd->split_min = 0;
+	rd->self = NULL;
+	rd->half_result = h->result;
+	rd->err->halves = 1;
+	rd_release(&old);
+	h->rd.fd = -1;          /* its resources are rd's now */
+	h->rd.tok = NULL;
+	h->rd.buf = NULL;
+	h->rd.classes.cls = NULL;
+	memset(&h->rd.js, 0, sizeof h->rd.js);
+	half_free(h);
+	return 0;
 }
 
 /* ---- the document ---------------------------------------------------- */
@@ -1984,10 +2300,17 @@ read_events(struct reader *rd)
 		rd->last_good = rd_offset(rd);
 		return RD_OK;
 	}
+	if (rd->split_min > 0)
+		half_start(rd);
 	for (;;) {
 		json_object *obj = NULL;
 		int r;
 
+		if (rd->half != NULL && rd_offset(rd) >= half_at(rd->half) &&
+		    half_join(rd) == 0)
+			return RD_SPLIT;
+		if (rd->self != NULL && half_cancelled(rd->self))
+			return RD_CANCEL;
 		if (rd->fast && rd_jscan_event(rd))
 			r = RD_DONE;
 		else
@@ -2025,15 +2348,23 @@ read_events(struct reader *rd)
 	}
 }
 
-/* Reads the top-level object after its '{'. */
+/*
+ * Reads the top-level object after its '{'; with resume, after the value of
+ * its traceEvents (the second half's start).
+ */
 static int
-read_object(struct reader *rd)
+read_object(struct reader *rd, int resume)
 {
-	for (int first = 1;; first = 0) {
+	for (int first = !resume;; first = 0) {
 		json_object *key = NULL, *val = NULL;
-		int c = rd_peek(rd), r;
+		int c, r;
 		char *k;
 
+		if (resume) {
+			resume = 0;
+			goto after_value;
+		}
+		c = rd_peek(rd);
 		if (c == '}' && first) {
 			rd->pos++;
 			return RD_OK;
@@ -2050,6 +2381,13 @@ read_object(struct reader *rd)
 			return expect_error(rd, c, "':' after a key");
 		}
 		rd->pos++;
+		if (strcmp(k, "traceEvents") == 0 && rd->self != NULL) {
+			/* a second event array: its events would come after the
+			   header values the second half holds back */
+			free(k);
+			half_unsupported(rd->self);
+			return RD_CANCEL;
+		}
 		if (strcmp(k, "traceEvents") == 0) {
 			free(k);
 			c = rd_peek(rd);
@@ -2080,6 +2418,7 @@ read_object(struct reader *rd)
 			if (r != RD_OK)
 				return r;
 		}
+after_value:
 		if (rd->events_seen)
 			rd->last_good = rd_offset(rd);
 		c = rd_peek(rd);
@@ -2130,13 +2469,16 @@ read_document(struct reader *rd)
 		r = read_events(rd);
 	} else if (c == '{') {
 		rd->pos++;
-		r = read_object(rd);
+		r = read_object(rd, 0);
 	} else {
 		expect_error(rd, c, "'{' or '[' at the start of a trace");
 		rd->err->not_trace = 1;
 		return -1;
 	}
 	rd_sync(rd);            /* from here on, the trace is this thread's */
+	half_abandon(rd);       /* stopped before the second half (an error) */
+	if (r == RD_SPLIT)
+		r = rd->half_result;
 
 	if (r == RD_ERR) {
 		uint64_t stop = rd_offset(rd), rest = 0;
@@ -2163,7 +2505,12 @@ read_document(struct reader *rd)
 		rd->t->warn.truncated_bytes += stop - rd->last_good + rest;
 		free(rd->t->stop_reason);
 		rd->t->stop_reason = xstrdup(rd->err->msg);
-		memset(rd->err, 0, sizeof *rd->err);
+		{
+			int halves = rd->err->halves;
+
+			memset(rd->err, 0, sizeof *rd->err);
+			rd->err->halves = halves;
+		}
 		if (rd->bad && rd->gzip)
 			rd->t->warn.corrupt_gzip++;
 		return 0;
@@ -2215,19 +2562,21 @@ read_document(struct reader *rd)
 
 /*
  * The threads to load one file with by default.  Measured on 2 cores
- * (bench/RESULTS.md): inflating gzip in a thread of its own pays (15-25%)
- * when a core is idle, and costs when none is (the threads take turns);
- * the taker never paid: it adds a fifth to the work (queueing, decoding
- * args a second time) and gains as much.  So: an inflater for gzip when the
- * load average leaves a core idle, else one thread.
+ * (bench/RESULTS.md): reading plain JSON in two halves at once, and
+ * inflating gzip in a thread of its own, pay when a core is idle and cost
+ * when none is (the threads take turns); the taker never paid (it adds a
+ * fifth to the work: queueing, decoding args a second time).  So: two
+ * threads when the load average leaves a core idle and there is enough to
+ * share (gzip, or a plain file of split_min bytes or more), else one.
  */
 static int
-default_threads(int gzip)
+default_threads(int gzip, uint64_t size, uint64_t split_min)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	double load;
 
-	if (!gzip || ncpu < 2 || getloadavg(&load, 1) != 1)
+	if ((!gzip && (split_min == 0 || size < split_min)) || ncpu < 2 ||
+	    getloadavg(&load, 1) != 1)
 		return 1;
 	return load <= (double)ncpu - 1 ? 2 : 1;
 }
@@ -2236,19 +2585,24 @@ default_threads(int gzip)
  * How to load: opts, overridden (for tests and comparisons) by the
  * environment: GANTTY_JSONC_ONLY=1 reads every event through json-c alone
  * (the reference path), GANTTY_LOAD_THREADS=N sets the threads (0: choose
- * once the file is open, default_threads()).
+ * once the file is open, default_threads()), GANTTY_SPLIT_MIN=BYTES the
+ * smallest plain file read in two halves (SPLIT_MIN).
  */
 static void
-load_settings(const struct load_opts *opts, int *fast, int *threads)
+load_settings(const struct load_opts *opts, int *fast, int *threads,
+    uint64_t *split_min)
 {
 	const char *e;
 
 	*fast = 1;
 	*threads = opts != NULL && opts->threads > 0 ? opts->threads : 0;
+	*split_min = SPLIT_MIN;
 	if ((e = getenv("GANTTY_JSONC_ONLY")) != NULL && strcmp(e, "1") == 0)
 		*fast = 0;
 	if ((e = getenv("GANTTY_LOAD_THREADS")) != NULL && atoi(e) > 0)
 		*threads = atoi(e);
+	if ((e = getenv("GANTTY_SPLIT_MIN")) != NULL && *e != '\0')
+		*split_min = strtoull(e, NULL, 10) > 0 ? strtoull(e, NULL, 10) : 1;
 }
 
 int
@@ -2257,6 +2611,7 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 {
 	struct reader rd;
 	struct stat st;
+	uint64_t size = 0;
 	int rc, threads;
 
 	memset(err, 0, sizeof *err);
@@ -2277,44 +2632,32 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 			return -1;
 		}
 		if (S_ISREG(st.st_mode))
-			rd.file_size = (uint64_t)st.st_size;
+			size = (uint64_t)st.st_size;
 	}
 	trace_init(t, path);
-	rd.path = path;
-	rd.cap = READ_CHUNK;
-	rd.buf = xmalloc(rd.cap);
+	rd_init(&rd, rd.fd, path, t, err);
+	rd.file_size = size;
 	rd.opts = opts;
-	rd.err = err;
-	rd.t = t;
-	rd.tok = json_tokener_new_ex(MAX_DEPTH);
-	if (rd.tok == NULL) {
-		fprintf(stderr, "gantty: out of memory\n");
-		abort();
-	}
-	json_tokener_set_flags(rd.tok, 0);
-	jscan_init(&rd.js);
-	load_settings(opts, &rd.fast, &threads);
+	load_settings(opts, &rd.fast, &threads, &rd.split_min);
 	rd_open(&rd);
 	if (threads == 0)
-		threads = default_threads(rd.gzip);
-	/* a second thread inflates gzip, else builds the model; a third, both */
+		threads = default_threads(rd.gzip, rd.file_size, rd.split_min);
+	/*
+	 * A second thread reads the second half of plain JSON, or inflates
+	 * gzip; with a third, a taker builds gzip's model.
+	 */
 	if (rd.gzip && threads >= 2)
 		rd.inflater = inflater_start(&rd);
-	if (threads >= (rd.gzip ? 3 : 2))
+	if (rd.gzip && threads >= 3)
 		rd.taker = taker_start(&rd);
+	if (rd.gzip || threads < 2 || strcmp(path, "-") == 0)
+		rd.split_min = 0;
 
 	rc = read_document(&rd);
 	inflater_stop(&rd);
 	taker_stop(&rd);
-
-	json_tokener_free(rd.tok);
-	jscan_free(&rd.js);
-	free(rd.classes.cls);
-	free(rd.buf);
-	free(rd.in);
-	if (rd.z_ready)
-		inflateEnd(&rd.z);
-	close(rd.fd);
+	half_abandon(&rd);
+	rd_release(&rd);
 	if (rc < 0) {
 		trace_free(t);
 		return -1;

@@ -7,9 +7,10 @@
  * or, for anything jscan declines, to a json_tokener; json-c is the
  * reference, and both paths build the same model (tests/fastload.sh).
  * Memory stays near the buffer size plus the model, whatever the file size.
- * With more threads (load_opts.threads), gzip is inflated by a thread of
- * its own, and a taker thread can build the model in file order from what
- * the reading thread decoded.  gzip is recognised by its magic bytes (every byte before
+ * With more threads (load_opts.threads), a plain file is read in two halves
+ * at once (each into a model of its own, merged in file order), and gzip is
+ * inflated by a thread of its own (a taker thread can also build gzip's model
+ * from what the reading thread decoded).  gzip is recognised by its magic bytes (every byte before
  * corrupt data is kept; concatenated members are read in turn); "-" reads
  * standard input.  An event or header value nested deeper than json-c's
  * limit (64) is skipped by a bracket counter and counted.
@@ -44,11 +45,11 @@ struct load_opts {
 	void *progress_ctx;
 	/*
 	 * Threads for this file.  1 does it all in the calling thread (for
-	 * several files loaded at once); 2 adds one that inflates gzip, or for
-	 * plain JSON a taker that builds the model from what the calling
-	 * thread decoded; 3 both.  0 chooses: 2 for gzip when the load average
-	 * leaves a core idle, else 1 (the taker measured no faster, see
-	 * bench/RESULTS.md).  The model is the same either way.
+	 * several files loaded at once); 2 adds one that reads the second half
+	 * of a plain file (of 8 MB or more) or inflates gzip; 3 adds to gzip's
+	 * a taker that builds the model from what the calling thread decoded.
+	 * 0 chooses: 2 when the load average leaves a core idle, else 1.  The
+	 * model is the same either way.
 	 */
 	int threads;
 };
@@ -56,6 +57,7 @@ struct load_opts {
 struct load_error {
 	char msg[1024];         /* "FILE: byte N (line L): what went wrong" */
 	int not_trace;          /* well-formed JSON with no event array */
+	int halves;             /* (on success) it was read in two halves at once */
 };
 
 /*

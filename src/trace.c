@@ -47,6 +47,7 @@ struct metas {
 struct private {
 	struct pendings pend;
 	struct metas metas;
+	uint64_t be_events;     /* B and E events seen (trace_merge() declines) */
 };
 
 void
@@ -370,6 +371,7 @@ trace_begin(struct trace *t, const struct event *ev)
 {
 	struct pending *p = pending_of(t, ev->track);
 
+	((struct private *)t->pending)->be_events++;
 	xgrow(&p->ev, &p->cap, p->n + 1, sizeof *p->ev);
 	p->ev[p->n++] = *ev;
 }
@@ -399,6 +401,7 @@ trace_end(struct trace *t, uint32_t track, int64_t ts_ns)
 	struct pending *p = pending_of(t, track);
 	struct event ev;
 
+	((struct private *)t->pending)->be_events++;
 	if (p->n == 0) {
 		t->warn.unmatched_end++;
 		return;
@@ -408,6 +411,162 @@ trace_end(struct trace *t, uint32_t track, int64_t ts_ns)
 	ev.flags |= EVF_FROM_BE;
 	if (trace_add_event(t, &ev) == EV_NONE)
 		t->warn.missing_fields++;
+}
+
+/*
+ * Appends src's n records of size at *srcp to *dstp (growing it), through
+ * fix(record, ctx), from the last to the first, giving src's memory back
+ * every MERGE_STEP records: the two models never hold a second copy of
+ * the larger arrays at once.  *srcp is freed.
+ */
+#define MERGE_STEP ((size_t)1 << 16)
+
+static void
+merge_array(void **dstp, size_t *dstn, size_t *dstcap, void **srcp, size_t n,
+    size_t size, void (*fix)(void *rec, const void *ctx), const void *ctx)
+{
+	char *dst, *src = *srcp;
+
+	if (n > 0) {
+		xgrow(dstp, dstcap, *dstn + n, size);
+		dst = (char *)*dstp + *dstn * size;
+		for (size_t i = n; i-- > 0;) {
+			memcpy(dst + i * size, src + i * size, size);
+			if (fix != NULL)
+				fix(dst + i * size, ctx);
+			if (i > 0 && i % MERGE_STEP == 0)
+				src = xreallocarray(src, i, size);
+		}
+		*dstn += n;
+	}
+	free(src);
+	*srcp = NULL;
+}
+
+/* The renumbering of src's ids in dst. */
+struct merge_map {
+	const uint32_t *str, *track;
+	const uint16_t *cat;
+	size_t args, nums, comms;
+};
+
+static void
+fix_event(void *rec, const void *ctx)
+{
+	const struct merge_map *m = ctx;
+	struct event *e = rec;
+
+	e->name = m->str[e->name];
+	e->track = m->track[e->track];
+	e->cat = m->cat[e->cat];
+	if (e->args != EV_NONE)
+		e->args += (uint32_t)m->args;
+}
+
+static void
+fix_args(void *rec, const void *ctx)
+{
+	const struct merge_map *m = ctx;
+	struct event_args *a = rec;
+
+	if (a->comm != EV_NONE)
+		a->comm += (uint32_t)m->comms;
+	if (a->nums != EV_NONE)
+		a->nums += (uint32_t)m->nums;
+}
+
+static void
+fix_comm(void *rec, const void *ctx)
+{
+	const struct merge_map *m = ctx;
+	struct comm_args *c = rec;
+
+	c->collective = m->str[c->collective];
+	c->pg_name = m->str[c->pg_name];
+	c->dtype = m->str[c->dtype];
+}
+
+static void
+fix_flow(void *rec, const void *ctx)
+{
+	const struct merge_map *m = ctx;
+	struct flow *f = rec;
+
+	f->track = m->track[f->track];
+	f->cat = m->cat[f->cat];
+}
+
+int
+trace_merge(struct trace *dst, struct trace *src)
+{
+	struct private *sp = src->pending, *dp = dst->pending;
+	struct merge_map m;
+	uint32_t *str, *track;
+	uint16_t *cat;
+
+	if (sp->be_events > 0 || src->ncats >= UINT16_MAX - 1 ||
+	    dst->ncats + src->ncats >= UINT16_MAX - 1 ||
+	    dst->nevents + src->nevents >= EV_NONE - 1 ||
+	    dst->nargs + src->nargs >= EV_NONE - 1)
+		return -1;
+	/*
+	 * Strings, categories and tracks in src's order of first use, which
+	 * is their order in the file after dst's: dst numbers them as it
+	 * would have had it read src's part itself.
+	 */
+	str = xreallocarray(NULL, src->strs.count, sizeof *str);
+	for (uint32_t id = 0; id < src->strs.count; id++)
+		str[id] = strtab_intern(&dst->strs, src->strs.strs[id],
+		    src->strs.lens[id]);
+	cat = xreallocarray(NULL, src->ncats ? src->ncats : 1, sizeof *cat);
+	for (size_t i = 0; i < src->ncats; i++)
+		cat[i] = trace_category(dst, trace_str(src, src->cats[i]),
+		    src->strs.lens[src->cats[i]]);
+	track = xreallocarray(NULL, src->ntracks ? src->ntracks : 1, sizeof *track);
+	for (size_t i = 0; i < src->ntracks; i++) {
+		const struct track *s = &src->tracks[i];
+
+		track[i] = trace_track(dst, s->pid,
+		    s->pid_str ? trace_str(src, s->pid_str) : NULL, s->tid,
+		    s->tid_str ? trace_str(src, s->tid_str) : NULL);
+		if (s->kind != TRACK_CPU)       /* src's events came last */
+			dst->tracks[track[i]].kind = s->kind;
+	}
+	m.str = str;
+	m.track = track;
+	m.cat = cat;
+	m.args = dst->nargs;
+	m.nums = dst->nnums;
+	m.comms = dst->ncomms;
+	merge_array((void **)&dst->events, &dst->nevents, &dst->events_cap,
+	    (void **)&src->events, src->nevents, sizeof *src->events, fix_event, &m);
+	merge_array((void **)&dst->args, &dst->nargs, &dst->args_cap,
+	    (void **)&src->args, src->nargs, sizeof *src->args, fix_args, &m);
+	merge_array((void **)&dst->nums, &dst->nnums, &dst->nums_cap,
+	    (void **)&src->nums, src->nnums, sizeof *src->nums, NULL, &m);
+	merge_array((void **)&dst->comms, &dst->ncomms, &dst->comms_cap,
+	    (void **)&src->comms, src->ncomms, sizeof *src->comms, fix_comm, &m);
+	merge_array((void **)&dst->flows, &dst->nflows, &dst->flows_cap,
+	    (void **)&src->flows, src->nflows, sizeof *src->flows, fix_flow, &m);
+	src->nevents = src->nargs = src->nnums = src->ncomms = src->nflows = 0;
+	for (size_t i = 0; i < sp->metas.n; i++) {
+		struct meta x = sp->metas.v[i];
+
+		x.kind = str[x.kind];
+		x.pid_str = str[x.pid_str];
+		x.tid_str = str[x.tid_str];
+		x.str_value = str[x.str_value];
+		xgrow(&dp->metas.v, &dp->metas.cap, dp->metas.n + 1, sizeof *dp->metas.v);
+		dp->metas.v[dp->metas.n++] = x;
+	}
+	dst->objects += src->objects;
+#define X(f, k, t) dst->warn.f += src->warn.f;
+	TRACE_WARNINGS(X)
+#undef X
+	free(str);
+	free(cat);
+	free(track);
+	return 0;
 }
 
 void

@@ -280,6 +280,16 @@ void trace_add_flow(struct trace *t, const struct flow *f);
 void trace_begin(struct trace *t, const struct event *ev);
 /* Handles an 'E' event on track at ts_ns: closes the latest open B there. */
 void trace_end(struct trace *t, uint32_t track, int64_t ts_ns);
+/*
+ * Moves src, the events read from a later part of the same file, onto the
+ * end of dst (neither finalised), renumbering src's strings, categories,
+ * tracks and records: dst becomes what reading both parts in order would
+ * have built.  Returns -1, changing nothing, when it cannot be (src holds
+ * B or E events, which pair across the parts, or the counts would
+ * overflow).  On success src keeps only its header fields and strings:
+ * trace_free() it.  O(n) in src.
+ */
+int trace_merge(struct trace *dst, struct trace *src);
 /* Records an M event: kind is the metadata name ("thread_name", ...). */
 void trace_metadata(struct trace *t, const char *kind, int64_t pid,
     const char *pid_text, int64_t tid, const char *tid_text,

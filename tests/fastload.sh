@@ -62,6 +62,43 @@ check "--report is the same on every path" sh -c \
 	'cmp "$1"/report.GANTTY_JSONC_ONLY_1_GANTTY_LOAD_THREADS_1.json "$1"/report.GANTTY_LOAD_THREADS_1.json &&
 	 cmp "$1"/report.GANTTY_JSONC_ONLY_1_GANTTY_LOAD_THREADS_1.json "$1"/report.GANTTY_LOAD_THREADS_2.json' sh "$tmp"
 
+# Two halves (GANTTY_SPLIT_MIN=1 in loadcmp's "halves" modes: every plain
+# file is read in two halves at once).  Events of 200 lines, so the middle
+# of each file below falls where the case wants it.
+events() {      # events FIRST COUNT [ARGS]: X events on three threads
+	awk -v first="$1" -v n="$2" -v args="${3:-}" 'BEGIN {
+		for (i = first; i < first + n; i++)
+			printf "%s\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1, \"tid\": %d, \"ts\": %d, \"dur\": 3%s}", \
+			    (i > first ? "," : ""), i % 7, i % 3, 10 * i, args
+	}'
+}
+{ printf '{"schemaVersion": 1, "traceEvents": ['; events 0 200; echo '],'
+  printf '"deviceProperties": [{"id": 0, "name": "late GPU"}], "distributedInfo": {"rank": 3, "world_size": 4}}\n'; } >"$tmp/late-header.json"
+{ printf '['; events 0 200; echo ']'; } >"$tmp/legacy.json"
+{ printf '{"traceEvents": ['; events 0 100; printf ',\n  {"ph": "M", "name": "thread_name", "pid": 1, "tid": 2, "args": {"name": "late"}},'
+  printf '{"ph": "C", "name": "ctr", "pid": 1, "ts": 5, "args": {"v": 2.5}},{"ph": "s", "id": 9, "pid": 1, "tid": 1, "ts": 10, "cat": "ac2g"}'
+  printf ',\n  {"ph": "X", "cat": "kernel", "name": "nccl k", "pid": 0, "tid": 7, "ts": 12, "dur": 4, "args": {"correlation": 3, "Collective name": "allreduce", "flops": 1e9}},'
+  events 100 100; echo ']}'; } >"$tmp/late-kinds.json"
+{ printf '{"traceEvents": ['; events 0 100; printf ',\n  {"ph": "B", "name": "b", "pid": 1, "tid": 1, "ts": 1}'
+  printf ',\n  {"ph": "E", "pid": 1, "tid": 1, "ts": 2000},'; events 100 100; echo ']}'; } >"$tmp/be-after.json"
+{ printf '{"traceEvents": ['; events 0 100; printf ',\n  {"ph": "E", "pid": 1, "tid": 1, "ts": 2000},'; events 100 100; echo ']}'; } >"$tmp/e-after.json"
+{ printf '{"traceEvents": ['; events 0 200 ', "args": {"l": [{"a": 1}, {"b": 2}, {"c": 3}]}'; echo ']}'; } >"$tmp/nested.json"
+{ printf '{"traceEvents": ['; events 0 200; printf '], "traceEvents": ['; events 200 10; echo ']}'; } >"$tmp/two-arrays.json"
+{ printf '{"traceEvents": ['; events 0 150; printf ',\n  {"ph": "X", "name": oops}'; events 150 50; echo ']}'; } >"$tmp/bad-late.json"
+{ printf '{"traceEvents": ['; events 0 50; printf ',\n  {"ph": "X", "name": oops}'; events 50 150; echo ']}'; } >"$tmp/bad-early.json"
+head -c 30000 "$tmp/late-kinds.json" >"$tmp/cut-late.json"
+check "two halves: the generated traces are read in two halves, identically" \
+	env LOADCMP_HALVES=1 "$loadcmp" "$tmp/gen/rank-0.json" "$tmp/gen/rank-1.json" \
+	"$tmp/cut.json" "$tmp/late-header.json" "$tmp/legacy.json" "$tmp/late-kinds.json" \
+	"$tmp/bad-late.json" "$tmp/cut-late.json"
+check "two halves: B/E, a second array, a guess inside an event, an early error: identical" \
+	"$loadcmp" "$tmp/be-after.json" "$tmp/e-after.json" "$tmp/two-arrays.json" \
+	"$tmp/nested.json" "$tmp/bad-early.json"
+check "two halves: a late header is taken" sh -c \
+	'GANTTY_SPLIT_MIN=1 GANTTY_LOAD_THREADS=2 "$1" --no-cache --report --format=json -q "$2" | grep -q "\"world_size\": 4"' sh "$GANTTY" "$tmp/late-header.json"
+check "two halves: an error after the middle names its byte and line" sh -c \
+	'GANTTY_SPLIT_MIN=1 GANTTY_LOAD_THREADS=2 "$1" --no-cache --report -q "$2" 2>&1 | grep -q "line 152"' sh "$GANTTY" "$tmp/bad-late.json"
+
 corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
 if [ -d "$corpus" ]; then
 	find "$corpus" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort >"$tmp/list"

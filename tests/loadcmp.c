@@ -116,29 +116,43 @@ compare(const char *path, const char *mode, const struct trace *a,
 
 static void
 load_with(const char *path, const char *jsonc_only, const char *threads,
-    struct trace *t, struct load_error *err, int *rc)
+    const char *split_min, struct trace *t, struct load_error *err, int *rc)
 {
 	setenv("GANTTY_JSONC_ONLY", jsonc_only, 1);
 	setenv("GANTTY_LOAD_THREADS", threads, 1);
+	if (split_min != NULL)
+		setenv("GANTTY_SPLIT_MIN", split_min, 1);
+	else
+		unsetenv("GANTTY_SPLIT_MIN");
 	*rc = load_trace(t, path, NULL, err);
 }
 
 int
 main(int argc, char **argv)
 {
+	/* "halves": every plain file is read in two halves at once */
 	static const struct {
-		const char *name, *threads;
-	} modes[] = { { "jscan, 1 thread", "1" }, { "jscan, 2 threads", "2" },
-		{ "jscan, 3 threads", "3" } };
+		const char *name, *jsonc_only, *threads, *split_min;
+	} modes[] = { { "jscan, 1 thread", "0", "1", NULL },
+		{ "jscan, 2 threads", "0", "2", NULL },
+		{ "jscan, 3 threads", "0", "3", NULL },
+		{ "jscan, 2 halves", "0", "2", "1" },
+		{ "json-c, 2 halves", "1", "2", "1" } };
+
+	/* LOADCMP_HALVES=1: every file must be read in two halves (the test
+	   of the merge must not pass by not merging) */
+	const char *e = getenv("LOADCMP_HALVES");
+	int expect_halves = e != NULL && strcmp(e, "1") == 0;
 
 	for (int i = 1; i < argc; i++) {
 		struct trace ref, t;
 		struct load_error ref_err, err;
 		int ref_rc, rc;
 
-		load_with(argv[i], "1", "1", &ref, &ref_err, &ref_rc);
+		load_with(argv[i], "1", "1", NULL, &ref, &ref_err, &ref_rc);
 		for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
-			load_with(argv[i], "0", modes[m].threads, &t, &err, &rc);
+			load_with(argv[i], modes[m].jsonc_only, modes[m].threads,
+			    modes[m].split_min, &t, &err, &rc);
 			if (rc != ref_rc || strcmp(err.msg, ref_err.msg) != 0 ||
 			    err.not_trace != ref_err.not_trace) {
 				fprintf(stderr, "loadcmp: %s: %s: load gives %d '%s', "
@@ -147,6 +161,12 @@ main(int argc, char **argv)
 				bad = 1;
 			} else if (rc == 0) {
 				compare(argv[i], modes[m].name, &ref, &t);
+				if (modes[m].split_min != NULL && expect_halves &&
+				    !err.halves) {
+					fprintf(stderr, "loadcmp: %s: %s: not read in "
+					    "two halves\n", argv[i], modes[m].name);
+					bad = 1;
+				}
 			}
 			if (rc == 0)
 				trace_free(&t);
