@@ -43,7 +43,7 @@
 	X(PAGE_DOWN, "scroll a page down") \
 	X(ZOOM_IN, "zoom in around the cursor") \
 	X(ZOOM_OUT, "zoom out around the cursor") \
-	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event; in the matrix, open the current rank") \
+	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
 	X(FIT, "fit everything") \
 	X(UNZOOM, "undo the last zoom") \
 	X(NEXT_STEP, "next training step") \
