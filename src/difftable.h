@@ -35,7 +35,7 @@ enum difftable_kind {
 	DT_STEP,                /* index: into d.steps */
 	DT_LAYER,               /* index: into d.layers */
 	DT_KERNEL,              /* index: into d.kernels */
-	DT_EMPTY,               /* "nothing in either window" under a heading;
+	DT_EMPTY,               /* "nothing on either side" under a heading;
 	                           index: the heading's kind */
 };
 

@@ -2457,8 +2457,8 @@ draw_hint(struct rctx *c, int y)
 	}
 	if (c->v->difftable) {
 		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->compare ?
-		    "j/k PgUp/PgDn move  Enter go to the row  arrows +/-: the window  D lanes  ? help  q quit" :
-		    "j/k PgUp/PgDn move  Enter go to the row  ]/[ step B  b baseline  D lanes  ? help  q quit");
+		    "j/k PgUp/PgDn row  Enter go to it  +/- arrows window  D lanes  ? help  q quit" :
+		    "j/k PgUp/PgDn row  Enter go to it  ]/[ B  b baseline  D lanes  ? help  q quit");
 		return;
 	}
 	if (c->v->matrix && c->v->mx != NULL) {

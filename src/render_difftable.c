@@ -273,9 +273,9 @@ draw_row(struct grid *g, int y, int w, const struct difftable *t, size_t i,
 		break;
 	case DT_EMPTY:
 		fit(g, 1, y, w - 1, ROLE_PANEL, ascii,
-		    r->index == DT_HEAD_STEPS ? "no steps in either window" :
-		    r->index == DT_HEAD_LAYERS ? "no layers in either window" :
-		    "no GPU activity in either window");
+		    r->index == DT_HEAD_STEPS ? "no steps on either side" :
+		    r->index == DT_HEAD_LAYERS ? "no layers on either side" :
+		    "no kernels on either side");
 		break;
 	}
 }

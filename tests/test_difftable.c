@@ -458,7 +458,7 @@ Test(difftable, nothing_to_compare_is_said)
 	view_do(&v, CMD_TOGGLE_DIFF);
 	cr_expect_not_null(strstr(view_cmp_what(&v), "no ProfilerStep"));
 	text = frame(&v, 120, 40);
-	cr_expect_not_null(strstr(text, "no steps in either window"), "%s", text);
+	cr_expect_not_null(strstr(text, "no steps on either side"), "%s", text);
 	free(text);
 	text = frame(&v, 40, 12);
 	cr_expect_not_null(strstr(text, "no ProfilerStep"), "%s", text);
