@@ -490,7 +490,8 @@ rule_exposed(struct list *l, const struct ctx *c)
 		exposed = a->m.exposed_comm_ns;
 	}
 	sh = share(exposed, base);
-	if (sh < FINDINGS_EXPOSED_SHARE)
+	if (sh < FINDINGS_EXPOSED_SHARE || base < FINDINGS_EXPOSED_MIN_BASE_NS ||
+	    exposed < FINDINGS_EXPOSED_MIN_NS)
 		return;
 	/* each exposed ns goes to the earliest collective covering it */
 	for (size_t i = 0; i < d->nacts; i++) {

@@ -23,7 +23,10 @@
  *                     longest runs of short kernels separated by such holes.
  *  exposed_comm       exposed comm (T_exposed) >= EXPOSED_SHARE of the step
  *                     time (of |W| without steps); critical from
- *                     EXPOSED_CRIT_SHARE.  Evidence splits the exposed time
+ *                     EXPOSED_CRIT_SHARE.  Not raised when that base is
+ *                     shorter than EXPOSED_MIN_BASE_NS or the exposed time
+ *                     is below EXPOSED_MIN_NS: a lone collective in a tiny
+ *                     window is all "exposed" with nothing there to hide it.  Evidence splits the exposed time
  *                     by collective (all-gather, reduce-scatter, all-reduce,
  *                     all-to-all (SendRecv too), other; by kernel name, else
  *                     the Collective name argument; time covered by two
@@ -109,6 +112,8 @@ struct crossrank;
 #define FINDINGS_EXPOSED_SHARE 0.10
 #define FINDINGS_EXPOSED_CRIT_SHARE 0.25
 #define FINDINGS_EXPOSED_PER_LAYER 2
+#define FINDINGS_EXPOSED_MIN_BASE_NS INT64_C(500000)  /* 500 us */
+#define FINDINGS_EXPOSED_MIN_NS INT64_C(100000)       /* 100 us */
 #define FINDINGS_SERIAL_MIN_SHARE 0.05
 #define FINDINGS_SERIAL_MAX_OVERLAP 0.05
 #define FINDINGS_SYNC_MIN_NS INT64_C(100000)        /* 100 us */

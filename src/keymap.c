@@ -12,13 +12,15 @@
  * `gantty --keys` and the man page's KEYS section list the commands in the
  * order view.h gives them (test_keymap checks both).  keys_text names every
  * key of the binding: Left Right Up Down Enter Tab, "wheel up/down" for the
- * mouse wheel, Ctrl-C for key 3, and characters as themselves.
+ * mouse wheel, PgUp PgDn for the page keys, Ctrl-C for key 3, and characters as themselves.
  */
 const struct binding keymap[] = {
 	{ { KEYMAP_LEFT, 'h', 'a' },            "Left h a",       CMD_PAN_LEFT },
 	{ { KEYMAP_RIGHT, 'l', 'd' },           "Right l d",      CMD_PAN_RIGHT },
 	{ { KEYMAP_UP, 'k' },                   "Up k",           CMD_LANE_UP },
 	{ { KEYMAP_DOWN, 'j' },                 "Down j",         CMD_LANE_DOWN },
+	{ { KEYMAP_PGUP },                      "PgUp",           CMD_PAGE_UP },
+	{ { KEYMAP_PGDN },                      "PgDn",           CMD_PAGE_DOWN },
 	{ { '+', '=', 'w', KEYMAP_WHEEL_UP },   "+ = w wheel up", CMD_ZOOM_IN },
 	{ { '-', 's', KEYMAP_WHEEL_DOWN },      "- s wheel down", CMD_ZOOM_OUT },
 	{ { KEYMAP_ENTER },                     "Enter",          CMD_ZOOM_SELECTED },
@@ -43,6 +45,8 @@ const struct binding keymap[] = {
 	{ { 'v' },                              "v",              CMD_TOGGLE_OVERVIEW },
 	{ { 'm' },                              "m",              CMD_TOGGLE_MATRIX },
 	{ { 'M' },                              "M",              CMD_TOGGLE_MEMORY },
+	{ { 'b' },                              "b",              CMD_MARK_BASELINE },
+	{ { 'D' },                              "D",              CMD_TOGGLE_DIFF },
 	{ { KEYMAP_TAB },                       "Tab",            CMD_PANEL },
 	{ { '?' },                              "?",              CMD_HELP },
 	{ { 'q', 3 },                           "q Ctrl-C",       CMD_QUIT },
@@ -50,7 +54,7 @@ const struct binding keymap[] = {
 
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
-/* Linear: 26 bindings, one lookup per key press. */
+/* Linear: 35 bindings, one lookup per key press. */
 int
 keymap_lookup(int key)
 {

@@ -97,6 +97,9 @@ static const char usage_text[] =
     "  --width=N, --height=N  the --render frame size (120x40)\n"
     "  --cpu                  start with the CPU lanes shown\n"
     "  --matrix               start with the rank x step matrix (several ranks)\n"
+    "  --baseline=N           start with ProfilerStep#N marked as the baseline A\n"
+    "  --diff-table           start with the diff table (D): --compare's A and B,\n"
+    "                         else the baseline step and the step in view\n"
     "  --color=WHEN           auto (default), always or never; NO_COLOR is honoured\n"
     "  --ascii                ASCII glyphs only (also in a non-UTF-8 locale)\n"
     "\n"
@@ -217,7 +220,8 @@ enum {
 	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
 	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
-	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE,
+	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE, OPT_DIFF_TABLE,
+	OPT_BASELINE,
 };
 
 enum mode {
@@ -246,6 +250,9 @@ struct cli {
 	struct analysis_opts opts;
 	int diff_steps;         /* --diff-steps=N:M given */
 	int compare;            /* --compare: two traces aligned at step start */
+	int difftable;          /* --diff-table: start with the diff table (D) */
+	int has_baseline;       /* --baseline=N: ProfilerStep#N marked (b) */
+	int64_t baseline;
 	int64_t diff_step[2];
 };
 
@@ -280,6 +287,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "diff-steps", required_argument, NULL, OPT_DIFF_STEPS },
 		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "diff-table", no_argument, NULL, OPT_DIFF_TABLE },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
@@ -309,6 +318,19 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_COMPARE:
 			c->compare = 1;
 			break;
+		case OPT_DIFF_TABLE:
+			c->difftable = 1;
+			break;
+		case OPT_BASELINE: {
+			char *end;
+
+			errno = 0;
+			c->baseline = strtoll(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0')
+				usage_error("--baseline takes a step number, not '%s'", optarg);
+			c->has_baseline = 1;
+			break;
+		}
 		case OPT_DIFF_STEPS: {
 			char *colon = strchr(optarg, ':'), *end;
 
@@ -468,6 +490,11 @@ parse_args(int argc, char **argv, struct cli *c)
 		usage_error("%s", "--diff compares two traces: TRACE_A TRACE_B");
 	if (c->compare && (c->mode == MODE_REPORT || c->mode == MODE_DIFF))
 		usage_error("%s", "--compare is for the viewer and --render");
+	if (c->has_baseline && c->compare)
+		usage_error("%s", "--baseline marks a step of one trace; --compare compares two");
+	if ((c->difftable || c->has_baseline) &&
+	    (c->mode == MODE_REPORT || c->mode == MODE_DIFF))
+		usage_error("%s", "--diff-table and --baseline are for the viewer and --render");
 	if (c->compare && argc - optind != 2)
 		usage_error("%s", "--compare shows two traces: TRACE_A TRACE_B");
 	if (c->diff_steps && argc - optind != 1)
@@ -752,6 +779,19 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
 			break;
 		}
 	}
+	if (c->has_baseline && v->nan > 0) {
+		const struct analysis *a = view_current(v);
+
+		for (size_t s = 0; s < a->nsteps; s++)
+			if (a->steps[s].number == c->baseline) {
+				v->base_rank = v->rank;
+				v->base_step = (long)s;
+			}
+		if (v->base_step < 0 && !c->quiet)
+			fprintf(stderr, "gantty: warning: --baseline: no ProfilerStep#%lld\n",
+			    (long long)c->baseline);
+	}
+	v->difftable = c->difftable;
 	view_recalc(v);
 }
 

@@ -18,11 +18,14 @@
 #include "matrix.h"
 #include "metrics.h"
 #include "render_diag.h"
+#include "render_difftable.h"
+#include "difftable.h"
 #include "steps.h"
 #include "trace.h"
 #include "track.h"
 #include "units.h"
 #include "view.h"
+#include "view_cmp.h"
 #include "view_diag.h"
 #include "xalloc.h"
 
@@ -443,6 +446,7 @@ build_lanes(const struct view *v, struct row_info **out)
 {
 	struct row_info *rows = NULL;
 	size_t n = 0, cap = 0;
+	struct view_baseline bl;
 
 	if (v->matrix && v->xr != NULL && v->mx != NULL) {
 		for (size_t p = 0; p < v->xr->nparts; p++)
@@ -471,6 +475,13 @@ build_lanes(const struct view *v, struct row_info **out)
 			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
 			if (view_diag_memory(v, i) != NULL)
 				push_lane(&rows, &n, &cap, ROW_MEMORY, (int)i, UINT32_MAX, 0);
+			if (i == v->rank && view_cmp_baseline(v, &bl) && bl.aligned) {
+				const struct gpu_device *bd = &v->an[bl.rank].dev;
+
+				for (size_t k = 0; k < bd->ntracks; k++)
+					push_lane(&rows, &n, &cap, ROW_BASELINE,
+					    (int)bl.rank, bd->tracks[k], 0);
+			}
 		}
 		if (v->show_cpu && (i == 0 || v->an[i - 1].t != t)) {
 			for (size_t k = 0; k < t->ntracks; k++) {
@@ -528,6 +539,16 @@ render_layout(struct layout *lay, const struct view *v, int w, int h)
 	if (w < RENDER_MIN_W || h < RENDER_MIN_H)
 		return;
 
+	if (v->difftable) {
+		/* the table: every row between the title and the hint line */
+		size_t row, top;
+		const struct difftable *t = view_cmp_table(v, &row, &top);
+
+		lay->lanes_y = 1;
+		lay->lanes_h = h - 2;
+		lay->nlanes = t != NULL ? (int)t->nrows : 0;
+		return;
+	}
 	lay->nlanes = (int)build_lanes(v, &lanes);
 	content = panel_base_rows(h);
 	lay->lanes_y = TOP_ROWS;
@@ -817,7 +838,8 @@ draw_selected_event(struct rctx *c, int y, const struct row_info *ri)
 	const struct event *e;
 	int c0, c1;
 
-	if (v->sel != SEL_EVENT || ri->analysis != (int)v->rank)
+	if (v->sel != SEL_EVENT || ri->analysis != (int)v->rank ||
+	    ri->kind != ROW_GPU)
 		return;
 	t = v->an[v->rank].t;
 	if (v->sel_index < 0 || (size_t)v->sel_index >= t->nevents)
@@ -914,6 +936,52 @@ draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 	}
 	draw_names(c, y, t);
 	draw_selected_event(c, y, ri);
+}
+
+/*
+ * A GPU stream of the baseline step: drawn as draw_gpu_lane() draws it, with
+ * every column's time range shifted back by the alignment offset and
+ * clipped to the baseline step's GPU extent (columns outside it stay blank).
+ */
+static void
+draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	struct view_baseline bl;
+	int64_t *cols = c->col_ns, *shifted;
+	char label[96], nbuf[64];
+	const struct trace *t;
+	const char *name;
+
+	if (!view_cmp_baseline(c->v, &bl) || !bl.aligned)
+		return;
+	shifted = xcalloc((size_t)c->ncols + 1, sizeof *shifted);
+	for (int k = 0; k <= c->ncols; k++) {
+		/* saturated: the offset is a difference of two step starts */
+		int64_t x = cols[k];
+
+		if (bl.offset_ns > 0 && x < INT64_MIN + bl.offset_ns)
+			x = INT64_MIN;
+		else if (bl.offset_ns < 0 && x > INT64_MAX + bl.offset_ns)
+			x = INT64_MAX;
+		else
+			x -= bl.offset_ns;
+		shifted[k] = x < bl.a0_ns ? bl.a0_ns : x > bl.a1_ns ? bl.a1_ns : x;
+	}
+	c->col_ns = shifted;
+	c->cache_t = NULL;
+	c->cache_track = UINT32_MAX;
+	draw_gpu_lane(c, y, ri);
+	c->col_ns = cols;
+	c->cache_t = NULL;
+	c->cache_track = UINT32_MAX;
+	free(shifted);
+	t = c->v->an[ri->analysis].t;
+	name = track_name(t, &t->tracks[ri->track], nbuf, sizeof nbuf);
+	snprintf(label, sizeof label, " A#%lld %s%s", (long long)bl.number_a,
+	    strncmp(name, "stream ", 7) == 0 ? "s" : "",
+	    strncmp(name, "stream ", 7) == 0 ? name + 7 : name);
+	grid_fill(c->g, 0, y, LABEL_COLS, 1, ' ', ROLE_DEFAULT);
+	draw_label(c, y, ROLE_STEP, label);
 }
 
 static void
@@ -1564,7 +1632,7 @@ selection_summary(struct rctx *c, struct pen *p)
 
 enum wline {
 	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_LEGEND, WL_SEL, WL_RANKS,
-	WL_MEMORY, WL_COMPARE, WL_COUNT
+	WL_MEMORY, WL_COMPARE, WL_BASELINE, WL_COUNT
 };
 
 static void
@@ -1668,6 +1736,13 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		pen_put(p, ROLE_VALUE, "%s", dbuf);
 		break;
 	}
+	case WL_BASELINE: {
+		char bbuf[256];
+
+		render_diag_baseline_text(bbuf, sizeof bbuf, v);
+		pen_put(p, ROLE_STEP, "%s", bbuf);
+		break;
+	}
 	case WL_MEMORY: {
 		char mbuf[160];
 
@@ -1753,10 +1828,12 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	} lines[] = {
 		{ WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
 		{ WL_MFU, 4 }, { WL_LEGEND, 6 }, { WL_SEL, 1 }, { WL_RANKS, 2 },
-		{ WL_MEMORY, 1 }, { WL_COMPARE, 0 },
+		{ WL_MEMORY, 1 }, { WL_COMPARE, 0 }, { WL_BASELINE, 0 },
 	};
 	int n = (int)(sizeof lines / sizeof lines[0]);
 	int show[WL_COUNT] = { 0 }, used = 0, sel = c->v->sel != SEL_NONE;
+	struct view_baseline bl;
+	int has_base = view_cmp_baseline(c->v, &bl);
 	int w = c->g->w, left = w, row = 0;
 
 	for (int prio = 0; prio <= 6; prio++)
@@ -1766,7 +1843,8 @@ draw_window_panel(struct rctx *c, int y, int rows)
 			    (lines[i].line != WL_RANKS || (c->v->xr != NULL &&
 			    !c->v->compare)) &&
 			    (lines[i].line != WL_MEMORY || c->v->show_memory) &&
-			    (lines[i].line != WL_COMPARE || c->v->compare)) {
+			    (lines[i].line != WL_COMPARE || c->v->compare) &&
+			    (lines[i].line != WL_BASELINE || has_base)) {
 				show[lines[i].line] = 1;
 				used++;
 			}
@@ -2377,6 +2455,12 @@ draw_hint(struct rctx *c, int y)
 		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->message);
 		return;
 	}
+	if (c->v->difftable) {
+		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->compare ?
+		    "j/k PgUp/PgDn row  Enter go to it  +/- arrows window  D lanes  ? help  q quit" :
+		    "j/k PgUp/PgDn row  Enter go to it  ]/[ B  b baseline  D lanes  ? help  q quit");
+		return;
+	}
 	if (c->v->matrix && c->v->mx != NULL) {
 		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->nan > 0 ?
 		    "r/R rank  j/k scroll  Enter its lanes  m lanes  ? help  q quit" :
@@ -2594,6 +2678,16 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 	selection_range(v, &c.sel_start, &c.sel_end);
 
 	draw_title(&c, opts);
+	if (v->difftable) {
+		render_difftable(g, 1, g->h - 2, v, c.ascii);
+		draw_hint(&c, g->h - 1);
+		if (v->help)
+			draw_help(&c);
+		free(c.col_ns);
+		free(c.ev_mid);
+		free(c.cache);
+		return;
+	}
 	if (v->matrix && v->mx != NULL) {
 		draw_matrix_head(&c);
 	} else {
@@ -2616,6 +2710,9 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 			break;
 		case ROW_GPU:
 			draw_gpu_lane(&c, y, ri);
+			break;
+		case ROW_BASELINE:
+			draw_baseline_lane(&c, y, ri);
 			break;
 		case ROW_BUBBLE:
 			draw_bubble_lane(&c, y, ri);

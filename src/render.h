@@ -14,7 +14,12 @@
  * (view.matrix), the lanes give way to the rank x step matrix (matrix.h): one
  * row per participant, one cell per step (or per group of steps), its level
  * as a block height and colour, outliers marked, and the panel describes the
- * current participant across ranks.  The help overlay is
+ * current participant across ranks.  With a baseline step marked (b), the
+ * current device's lanes are followed by the baseline device's GPU streams
+ * over the baseline step, shifted to start with the step in view and
+ * labelled "A#N <stream>".  With the diff table on (view.difftable), the
+ * whole area between the title and the hint line is the table
+ * (render_difftable.h).  The help overlay is
  * drawn on top when v->help is set.  A grid smaller than RENDER_MIN_W x
  * RENDER_MIN_H gets a "terminal too small" message instead.
  *
@@ -56,6 +61,9 @@ enum row_kind {
 	ROW_MATRIX,             /* a participant's row of the rank x step matrix
 	                           (analysis: the participant, see crossrank.h) */
 	ROW_MEMORY,             /* a device's memory lane (M; render_diag.h) */
+	ROW_BASELINE,           /* a GPU stream of the baseline step A (b),
+	                           shifted to start with the step in view
+	                           (view_cmp.h); analysis: A's */
 };
 
 struct row_info {

@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "units.h"
 #include "view.h"
+#include "view_cmp.h"
 #include "view_diag.h"
 
 static const char *
@@ -212,4 +213,36 @@ render_diag_compare_text(char *buf, size_t n, const struct view *v)
 	    sdur(b3, sizeof b3, m[1].comm_ns - m[0].comm_ns),
 	    sdur(b4, sizeof b4, m[1].exposed_comm_ns - m[0].exposed_comm_ns),
 	    sdur(b5, sizeof b5, m[1].idle_ns - m[0].idle_ns));
+}
+
+void
+render_diag_baseline_text(char *buf, size_t n, const struct view *v)
+{
+	struct view_baseline bl;
+	const struct step *sa, *sb;
+	struct window_metrics ma, mb;
+	char b1[32], b2[32], b3[32];
+
+	buf[0] = '\0';
+	if (!view_cmp_baseline(v, &bl))
+		return;
+	if (bl.step_b < 0) {
+		snprintf(buf, n, "baseline A: ProfilerStep#%lld (b); no step in view",
+		    (long long)bl.number_a);
+		return;
+	}
+	sa = &v->an[bl.rank].steps[bl.step_a];
+	sb = &view_current(v)->steps[bl.step_b];
+	memset(&ma, 0, sizeof ma);
+	memset(&mb, 0, sizeof mb);
+	if (sa->has_gpu)
+		metrics_window(&v->an[bl.rank].dev, sa->gpu_start_ns, sa->gpu_end_ns, &ma);
+	if (sb->has_gpu)
+		metrics_window(&view_current(v)->dev, sb->gpu_start_ns, sb->gpu_end_ns, &mb);
+	snprintf(buf, n, "baseline A #%lld, B #%lld in view: B - A step %s  exposed %s"
+	    "  idle %s  (D: the diff table)", (long long)bl.number_a,
+	    (long long)bl.number_b,
+	    sdur(b1, sizeof b1, (sb->end_ns - sb->start_ns) - (sa->end_ns - sa->start_ns)),
+	    sdur(b2, sizeof b2, mb.exposed_comm_ns - ma.exposed_comm_ns),
+	    sdur(b3, sizeof b3, mb.idle_ns - ma.idle_ns));
 }

@@ -37,6 +37,13 @@ void render_diag_memory_text(char *buf, size_t n, const struct view *v,
  * A, an[1] is B, on one time axis).
  */
 void render_diag_compare_text(char *buf, size_t n, const struct view *v);
+/*
+ * Writes the baseline line of the window panel into buf ("" without a
+ * baseline, view_cmp.h): the baseline step A and the step in view B, and
+ * B - A of their step time (CPU span) and of the exposed comm and idle over
+ * their GPU extents.
+ */
+void render_diag_baseline_text(char *buf, size_t n, const struct view *v);
 /* Writes a one-line summary of the selected finding into buf. */
 void render_diag_finding_text(char *buf, size_t n, const struct view *v);
 /*

@@ -340,6 +340,8 @@ translate_key(int rc, wint_t wc)
 	case KEY_RIGHT: return KEYMAP_RIGHT;
 	case KEY_UP: return KEYMAP_UP;
 	case KEY_DOWN: return KEYMAP_DOWN;
+	case KEY_PPAGE: return KEYMAP_PGUP;
+	case KEY_NPAGE: return KEYMAP_PGDN;
 	case KEY_ENTER: return KEYMAP_ENTER;
 	default: return 0;
 	}
@@ -391,6 +393,7 @@ tui_run(struct view *v, const struct render_opts *ropts, int color_mode)
 			render_layout(&lay, v, w, h);
 			if (lay.time_cols >= 1 && lay.time_cols != v->cols)
 				view_resize(v, lay.time_cols);
+			v->page = lay.lanes_h;
 			if (g.w != w || g.h != h) {
 				grid_free(&g);
 				grid_init(&g, w, h);

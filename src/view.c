@@ -11,6 +11,7 @@
 #include "matrix.h"
 #include "trace.h"
 #include "units.h"
+#include "view_cmp.h"
 #include "view_diag.h"
 #include "xalloc.h"
 
@@ -281,6 +282,7 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	v->end_ns = bound_hi(v);
 	priv(v)->ranks_loaded = count_traces(an, nan);
 	v->xr_worst = -1;
+	v->base_step = -1;
 	v->overview = nan > VIEW_OVERVIEW_RANKS;
 	if (nan > 1) {
 		v->xr = xmalloc(sizeof *v->xr);
@@ -344,6 +346,7 @@ view_free(struct view *v)
 		v->xr = NULL;
 	}
 	view_diag_free(v);
+	view_cmp_free(v);
 	if (v->mx != NULL) {
 		matrix_free(v->mx);
 		free(v->mx);
@@ -453,8 +456,9 @@ ends_upto(const int64_t *ends, size_t n, int64_t a)
 	return lo;
 }
 
-void
-view_recalc(struct view *v)
+/* The current rank's numbers for the window (m, mfu, top). */
+static void
+recalc_current(struct view *v)
 {
 	struct view_priv *p = priv(v);
 	const struct analysis *a;
@@ -509,6 +513,13 @@ view_recalc(struct view *v)
 		    p->ranks_loaded;
 	mfu_compute_with(&a->dev, &c->flops, a->steps, a->nsteps, &mo,
 	    v->start_ns, v->end_ns, &v->mfu);
+}
+
+void
+view_recalc(struct view *v)
+{
+	recalc_current(v);
+	view_cmp_refresh(v);
 }
 
 /* ---- zoom and pan ---- */
@@ -1101,6 +1112,19 @@ int
 view_do(struct view *v, enum view_cmd cmd)
 {
 	v->message[0] = '\0';
+	if (v->difftable) {
+		/* the diff table takes the keys that move in it */
+		long page = v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
+
+		switch (cmd) {
+		case CMD_LANE_UP: return view_cmp_move(v, -1);
+		case CMD_LANE_DOWN: return view_cmp_move(v, 1);
+		case CMD_PAGE_UP: return view_cmp_move(v, -page);
+		case CMD_PAGE_DOWN: return view_cmp_move(v, page);
+		case CMD_ZOOM_SELECTED: return view_cmp_enter(v);
+		default: break;
+		}
+	}
 	if (cmd == CMD_ZOOM_SELECTED && v->matrix && v->xr != NULL) {
 		/* Enter on the matrix: the current rank in full */
 		if (v->nan == 0) {
@@ -1135,6 +1159,16 @@ view_do(struct view *v, enum view_cmd cmd)
 		return VIEW_REPAINT;
 	case CMD_LANE_DOWN:
 		v->lane_scroll++;
+		return VIEW_REPAINT;
+	case CMD_PAGE_UP:
+		if (v->lane_scroll == 0)
+			return VIEW_NONE;
+		v->lane_scroll -= v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
+		if (v->lane_scroll < 0)
+			v->lane_scroll = 0;
+		return VIEW_REPAINT;
+	case CMD_PAGE_DOWN:
+		v->lane_scroll += v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
 		return VIEW_REPAINT;
 	case CMD_ZOOM_IN:
 		return zoom(v, 1);
@@ -1207,6 +1241,10 @@ view_do(struct view *v, enum view_cmd cmd)
 		return view_diag_next_finding(v);
 	case CMD_TOGGLE_MEMORY:
 		return view_diag_toggle_memory(v);
+	case CMD_MARK_BASELINE:
+		return view_cmp_mark(v);
+	case CMD_TOGGLE_DIFF:
+		return view_cmp_toggle(v);
 	case CMD_TOGGLE_MATRIX:
 		if (v->xr == NULL) {
 			snprintf(v->message, sizeof v->message,
@@ -1219,6 +1257,7 @@ view_do(struct view *v, enum view_cmd cmd)
 			return VIEW_REPAINT;
 		}
 		v->matrix = !v->matrix;
+		v->difftable = 0;
 		v->lane_scroll = 0;
 		return VIEW_REPAINT;
 	case CMD_PANEL:

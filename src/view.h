@@ -28,6 +28,7 @@
 
 #define VIEW_ZOOM_DEPTH 64
 #define VIEW_OVERVIEW_RANKS 8
+#define VIEW_PAGE_DEFAULT 10
 
 /*
  * Commands: X(name, what it does), in the order of the help.  The key
@@ -38,9 +39,11 @@
 	X(PAN_RIGHT, "pan right") \
 	X(LANE_UP, "scroll the lanes up") \
 	X(LANE_DOWN, "scroll the lanes down") \
+	X(PAGE_UP, "scroll a page up (lanes, matrix, diff table)") \
+	X(PAGE_DOWN, "scroll a page down") \
 	X(ZOOM_IN, "zoom in around the cursor") \
 	X(ZOOM_OUT, "zoom out around the cursor") \
-	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event; in the matrix, open the current rank") \
+	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
 	X(FIT, "fit everything") \
 	X(UNZOOM, "undo the last zoom") \
 	X(NEXT_STEP, "next training step") \
@@ -62,6 +65,8 @@
 	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
 	X(TOGGLE_MATRIX, "rank x step matrix: every rank's step times, outliers marked") \
 	X(TOGGLE_MEMORY, "show or hide the memory lanes") \
+	X(MARK_BASELINE, "mark the step in view as the baseline A (again: unmark it)") \
+	X(TOGGLE_DIFF, "diff table B - A: steps, layers, kernels (Enter: go to the row)") \
 	X(PANEL, "switch the panel: window, kernels, selection") \
 	X(HELP, "show or hide this help") \
 	X(QUIT, "quit")
@@ -102,6 +107,7 @@ struct view_span {
 
 struct view_priv;               /* view.c's caches: see view_free() */
 struct view_diag;               /* findings and memory: see view_diag.h */
+struct view_cmp;                /* the diff table: see view_cmp.h */
 
 struct view {
 	const struct analysis *an;      /* nan analyses, by rank then device */
@@ -150,6 +156,14 @@ struct view {
 	int compare;                    /* --compare: an[0] is A, an[1] is B, on
 	                                   one time axis; the panel shows B - A */
 	struct view_diag *diag;         /* owned, NULL until first used */
+	int page;                       /* rows of a page (PgUp / PgDn): the lane
+	                                   area's height, set by the loop; <= 0
+	                                   means VIEW_PAGE_DEFAULT */
+	int difftable;                  /* D: the diff table replaces the lanes */
+	long base_step;                 /* b: the baseline step A, an index into
+	                                   an[base_rank].steps; -1 if none */
+	size_t base_rank;
+	struct view_cmp *cmp;           /* owned, NULL until first used */
 };
 
 /*

@@ -71,6 +71,14 @@ golden gen2-100x30-ascii-window C --width=100 --height=30 --ascii \
 golden gen2-250x70-step12-cpu utf8 --width=250 --height=70 --step=12 --cpu gen
 golden gen2-40x12 utf8 --width=40 --height=12 gen
 golden too-small utf8 --width=39 --height=12 example.json.gz
+# before and after: the baseline step's lanes under step 13; the diff table
+# of two steps (80 columns: changes only) and of two traces (--compare)
+golden example-baseline12-step13-120x40-ascii C --width=120 --height=40 \
+    --ascii --baseline=12 --step=13 example.json.gz
+golden example-difftable-80x24-ascii C --width=80 --height=24 --ascii \
+    --baseline=12 --step=13 --diff-table example.json.gz
+golden gen2-compare-difftable-120x40-ascii C --width=120 --height=40 \
+    --ascii --compare --diff-table gen/rank-0.json gen/rank-1.json
 
 # In a C locale the glyphs fall back to ASCII by themselves.
 (cd "$tmp" && LC_ALL=C "$GANTTY" --render --width=120 --height=40 \

@@ -265,6 +265,57 @@ Test(findings, exposed_all_gather)
 	fx_free(&x);
 }
 
+/* One collective alone: n kernels of comm_us each, 10 us apart, no steps. */
+static void
+fx_lone_comm(struct fx *x, int n, long long comm_us, long long compute_us)
+{
+	struct analysis_opts o = opts();
+
+	memset(x, 0, sizeof *x);
+	j_begin();
+	for (int i = 0; i < n; i++)
+		kernel(1, 100 + i * (comm_us + 10), "ncclDevKernel_AllReduce_RING_LL",
+		    101 + i * (comm_us + 10), 101 + i * (comm_us + 10) + comm_us);
+	if (compute_us > 0)     /* compute after the collectives, hiding none */
+		kernel(1, 100, "gemm", 101 + n * (comm_us + 10),
+		    101 + n * (comm_us + 10) + compute_us);
+	j_load(&x->t);
+	analysis_build(&x->a, &x->t, 0, &o);
+	x->n = findings_find(&x->a, NULL, 0, &x->f);
+}
+
+/*
+ * The large_integer_trace false alarm: a window of one 50 us collective is
+ * 100% exposed, with nothing there that could hide it.  Below
+ * EXPOSED_MIN_BASE_NS of window (or EXPOSED_MIN_NS exposed) the rule stays
+ * quiet; just above both it speaks.
+ */
+Test(findings, exposed_needs_a_minimum_window_and_time)
+{
+	struct fx x;
+	const struct finding *f;
+
+	fx_lone_comm(&x, 1, 50, 0);
+	cr_assert_eq(x.a.m.exposed_comm_ns, 50 * US);   /* all of it exposed */
+	none(&x, FIND_EXPOSED_COMM);
+	fx_free(&x);
+
+	/* a long window, exposed 15% of it but under EXPOSED_MIN_NS */
+	fx_lone_comm(&x, 1, 90, 510);
+	cr_assert_geq(x.a.end_ns - x.a.start_ns, FINDINGS_EXPOSED_MIN_BASE_NS);
+	cr_assert_lt(x.a.m.exposed_comm_ns, FINDINGS_EXPOSED_MIN_NS);
+	none(&x, FIND_EXPOSED_COMM);
+	fx_free(&x);
+
+	/* both minimums met: raised, with the exposed time as evidence */
+	fx_lone_comm(&x, 2, 60, 500);
+	cr_assert_geq(x.a.end_ns - x.a.start_ns, FINDINGS_EXPOSED_MIN_BASE_NS);
+	cr_assert_geq(x.a.m.exposed_comm_ns, FINDINGS_EXPOSED_MIN_NS);
+	f = must(&x, FIND_EXPOSED_COMM);
+	cr_assert_eq(num(f, "exposed_comm_ns"), 120 * US);
+	fx_free(&x);
+}
+
 Test(findings, exposed_reduce_scatter_gets_its_remedy)
 {
 	struct sym s = { .exposed_rs = 1 };

@@ -43,11 +43,20 @@ Test(keymap, spec_keys_run_the_spec_commands)
 Test(keymap, unbound_keys_do_nothing)
 {
 	static const int unbound[] = { 0, 'Q', 'i', 'H', 'A', 'Z', ' ', 27, 'F',
-		KEYMAP_WHEEL_DOWN + 1, 0x110000 - 1, -1 };
+		KEYMAP_PGDN + 1, 0x110000 - 1, -1 };
 
 	for (size_t i = 0; i < sizeof unbound / sizeof unbound[0]; i++)
 		cr_expect_eq(keymap_lookup(unbound[i]), -1, "key %#x is bound",
 		    (unsigned)unbound[i]);
+}
+
+/* The comparison mode's keys (issue 8) and the page keys. */
+Test(keymap, compare_and_page_keys)
+{
+	cr_expect_eq(keymap_lookup('b'), (int)CMD_MARK_BASELINE);
+	cr_expect_eq(keymap_lookup('D'), (int)CMD_TOGGLE_DIFF);
+	cr_expect_eq(keymap_lookup(KEYMAP_PGUP), (int)CMD_PAGE_UP);
+	cr_expect_eq(keymap_lookup(KEYMAP_PGDN), (int)CMD_PAGE_DOWN);
 }
 
 /* One binding per command, in VIEW_COMMANDS order: the help's order. */
@@ -88,6 +97,8 @@ key_name(int key, char *buf)
 	case KEYMAP_TAB: return "Tab";
 	case KEYMAP_WHEEL_UP: return "wheel up";
 	case KEYMAP_WHEEL_DOWN: return "wheel down";
+	case KEYMAP_PGUP: return "PgUp";
+	case KEYMAP_PGDN: return "PgDn";
 	case 3: return "Ctrl-C";
 	default:
 		buf[0] = (char)key;

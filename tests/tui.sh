@@ -389,4 +389,44 @@ send rep q
 wait_for rep "status=0" "reports: q quits the opened trace"
 restored rep "reports"
 
+# --- before and after: --compare's diff table; a baseline step of one trace ---
+"$GEN_TRACE" --ranks=1 --steps=3 --layers=3 --kernels=5 --exposed-step=11 \
+    --slow-step=none --stall-step=none --out="$tmp/cmpA" >/dev/null ||
+    fail "gen-trace of trace A"
+"$GEN_TRACE" --ranks=1 --steps=3 --layers=3 --kernels=5 --no-inject \
+    --out="$tmp/cmpB" >/dev/null || fail "gen-trace of trace B"
+start cmp -- --compare "'$tmp/cmpA/rank-0.json'" "'$tmp/cmpB/rank-0.json'"
+send cmp D
+wait_for cmp "kernels, by |change|" "compare: D shows the diff table's kernels"
+check "compare: the table names A and B" \
+    grep -qF "A = cmpA/rank-0.json, B = cmpB/rank-0.json" "$tmp/screen"
+check "compare: the steps section" grep -q '^steps (3)' "$tmp/screen"
+check "compare: the layers section" grep -q '^layers (6)' "$tmp/screen"
+# layers.2's forward all-gather is exposed in A's step 11, hidden in B:
+# its exposed and own exposed comm fall to 0 by the same nonzero time
+check "compare: layers.2 forward's exposed comm falls" \
+    grep -qE '^ layers\.2 +fwd x3 +[0-9.]+ [nmu]?s +(0|[-+][0-9.]+ [nmu]?s) +0 +(-[0-9.]+ [nmu]?s) +0 +\2 ' "$tmp/screen"
+check "compare: the all-gather kernel's time falls" \
+    grep -qE '^ ncclDevKernel_AllGather.* 18->18 .* -[0-9.]+ [mu]s$' "$tmp/screen"
+send cmp D
+wait_for cmp "[window]" "compare: D shows the lanes again"
+send cmp q
+wait_for cmp "status=0" "compare: q quits"
+
+start base -- --step=10 "'$tmp/cmpA/rank-0.json'"
+send base b
+wait_for base "baseline A: ProfilerStep#10" "one trace: b marks step 10"
+send base ']'
+wait_for base "baseline A #10, B #11 in view" "one trace: ] to step 11, the panel compares"
+check "one trace: the baseline's lanes, labelled" grep -q '^ A#10 s7 ' "$tmp/screen"
+check "one trace: the baseline's nccl lane" grep -q '^ A#10 s22 ' "$tmp/screen"
+send base D
+wait_for base "A = ProfilerStep#10, B = ProfilerStep#11" "one trace: D compares step 10 with 11"
+check "one trace: the step row" grep -q '^ #10 -> #11 ' "$tmp/screen"
+check "one trace: step 11's exposed comm grows" \
+    grep -qE '^ #10 -> #11 +[0-9.]+ [mu]?s +[-+0-9.]+ [mu]?s +[0-9.]+ [mu]?s +\+[0-9.]+ ms ' "$tmp/screen"
+send base q
+wait_for base "status=0" "one trace: q quits"
+restored base "one trace"
+
 finish
