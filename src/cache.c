@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,7 @@ _Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see 
 _Static_assert(sizeof(struct arg_nums) == 16, "struct arg_nums changed: see cache.c");
 _Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
 _Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: see cache.c");
+_Static_assert(sizeof(struct track) % 8 == 0, "tracks are read in place");
 
 #define CACHE_MAGIC "GANTTYC\n"
 #define CACHE_BYTE_ORDER 0x0102030405060708ull
@@ -273,14 +275,17 @@ cache_path(char *buf, size_t size, const char *dir, const struct cache_key *k)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-/* Sizes: a + b and a * b, -1 on overflow. */
+/* Sections are padded to 8 bytes, so that records are read in place. */
+#define PAD8(n) (((n) + 7) & ~(uint64_t)7)
+
+/* *acc += n * elem, padded to 8 bytes; -1 on overflow. */
 static int
 add_sz(uint64_t *acc, uint64_t n, uint64_t elem)
 {
 	uint64_t bytes;
 
-	if (__builtin_mul_overflow(n, elem, &bytes) ||
-	    __builtin_add_overflow(*acc, bytes, acc))
+	if (__builtin_mul_overflow(n, elem, &bytes) || bytes > UINT64_MAX - 7 ||
+	    __builtin_add_overflow(*acc, PAD8(bytes), acc))
 		return -1;
 	return 0;
 }
@@ -302,7 +307,8 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	    add_sz(&s, h->nnums, sizeof(struct arg_nums)) < 0 ||
 	    add_sz(&s, h->ncomms, sizeof(struct comm_args)) < 0 ||
 	    add_sz(&s, h->ntracks, sizeof(struct track)) < 0 ||
-	    add_sz(&s, h->ncats, sizeof(uint32_t) + sizeof(uint8_t)) < 0 ||
+	    add_sz(&s, h->ncats, sizeof(uint32_t)) < 0 ||
+	    add_sz(&s, h->ncats, sizeof(uint8_t)) < 0 ||
 	    add_sz(&s, h->ndevices, sizeof(struct device_prop)) < 0 ||
 	    add_sz(&s, h->ndevices_seen, sizeof(int32_t)) < 0 ||
 	    add_sz(&s, h->nmaxend, sizeof(int64_t)) < 0 ||
@@ -345,6 +351,7 @@ struct writer {
 	struct hash h;
 	unsigned char *buf;
 	size_t nbuf;
+	uint64_t off;           /* payload bytes so far */
 };
 
 static void
@@ -379,6 +386,7 @@ w_put(struct writer *w, const void *data, size_t len)
 	if (len == 0)
 		return;         /* data may be NULL (an empty array) */
 	hash_update(&w->h, data, len);
+	w->off += len;
 	if (w->nbuf + len > WBUF_SIZE) {
 		w_flush(w);
 		if (len >= WBUF_SIZE) {
@@ -388,6 +396,15 @@ w_put(struct writer *w, const void *data, size_t len)
 	}
 	memcpy(w->buf + w->nbuf, data, len);
 	w->nbuf += len;
+}
+
+/* Ends a section: zeros up to the next multiple of 8 bytes. */
+static void
+w_pad(struct writer *w)
+{
+	static const char zeros[8];
+
+	w_put(w, zeros, PAD8(w->off) - w->off);
 }
 
 static void
@@ -408,9 +425,12 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	const struct strtab *st = &t->strs;
 
 	w_put(w, k->abspath, h->pathlen);
+	w_pad(w);
 	w_put(w, st->lens, st->count * sizeof *st->lens);
+	w_pad(w);
 	for (uint32_t id = 0; id < st->count; id++)
 		w_put(w, st->strs[id], (size_t)st->lens[id] + 1);
+	w_pad(w);
 	w_put(w, t->events, t->nevents * sizeof *t->events);
 	w_put(w, t->args, t->nargs * sizeof *t->args);
 	w_put(w, t->nums, t->nnums * sizeof *t->nums);
@@ -425,7 +445,9 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 		w_put(w, &c, sizeof c);
 	}
 	w_put(w, t->cats, t->ncats * sizeof *t->cats);
+	w_pad(w);
 	w_put(w, t->cat_kinds, t->ncats * sizeof *t->cat_kinds);
+	w_pad(w);
 	for (size_t i = 0; i < t->ndevices; i++) {
 		const struct device_prop *d = &t->devices[i];
 		struct device_prop c;
@@ -440,6 +462,7 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 		w_put(w, &c, sizeof c);
 	}
 	w_put(w, t->devices_seen, t->ndevices_seen * sizeof *t->devices_seen);
+	w_pad(w);
 	for (size_t i = 0; i < t->ntracks; i++)
 		w_i64(w, t->tracks[i].index.maxend_ns, t->tracks[i].index.n, 0);
 	for (size_t i = 0; i < t->ntracks; i++) {
@@ -451,6 +474,7 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	}
 	if (h->stoplen > 0)
 		w_put(w, t->stop_reason, h->stoplen);
+	w_pad(w);
 	w_flush(w);
 }
 
@@ -582,44 +606,34 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 
 /* ---- reading ---- */
 
+/*
+ * The cache is mapped (private, copy on write) and read in place: the
+ * trace's arrays point into the mapping (trace->map), with no copy.
+ */
 struct reader {
-	int fd;
+	const char *p;          /* the payload */
+	uint64_t len, off;
 	int failed;
 	struct hash h;
 };
 
-/* Reads len bytes of payload into p (hashed); a short read fails. */
-static void
-r_get(struct reader *r, void *p, size_t len)
-{
-	char *d = p;
-	size_t done = 0;
-
-	while (done < len && !r->failed) {
-		ssize_t n = read(r->fd, d + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			r->failed = 1;
-		else
-			done += (size_t)n;
-	}
-	if (!r->failed)
-		hash_update(&r->h, p, len);
-}
-
-/* Allocates and reads n records of elem bytes; NULL for n == 0. */
+/*
+ * Returns the n records of elem bytes at the read position (NULL for n ==
+ * 0, or when the payload is short: r->failed), hashed with their padding.
+ */
 static void *
 r_array(struct reader *r, size_t n, size_t elem)
 {
-	void *p;
+	uint64_t bytes = (uint64_t)n * elem;
+	const char *p = r->p + r->off;
 
-	if (n == 0 || r->failed)
+	if (r->failed || PAD8(bytes) > r->len - r->off) {
+		r->failed = 1;
 		return NULL;
-	p = xreallocarray(NULL, n, elem);
-	r_get(r, p, n * elem);
-	return p;
+	}
+	hash_update(&r->h, p, PAD8(bytes));
+	r->off += PAD8(bytes);
+	return n == 0 ? NULL : (void *)p;
 }
 
 #define CHECK(cond, what) \
@@ -711,8 +725,8 @@ static int
 read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
     char *why, size_t whysize)
 {
-	uint32_t *lens;
-	char *blob;
+	const uint32_t *lens;
+	const char *blob;
 	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
 
 	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
@@ -720,11 +734,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	    h->ntracks <= UINT32_MAX, "counts");
 	lens = r_array(r, h->nstrs, sizeof *lens);
 	blob = r_array(r, h->strbytes, 1);
-	if (r->failed) {
-		free(lens);
-		free(blob);
-		CHECK(0, "short read");
-	}
+	CHECK(!r->failed, "short read");
 	for (uint64_t id = 0; id < h->nstrs; id++) {
 		if (h->strbytes - off < (uint64_t)lens[id] + 1 ||
 		    blob[off + lens[id]] != '\0' ||
@@ -732,8 +742,6 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 			break;
 		off += (uint64_t)lens[id] + 1;
 	}
-	free(lens);
-	free(blob);
 	CHECK(t->strs.count == h->nstrs && off == h->strbytes, "strings");
 
 	t->events = r_array(r, h->nevents, sizeof *t->events);
@@ -789,10 +797,12 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	}
 	CHECK(busy_left == 0, "busy sizes");
 	if (h->stoplen > 0) {
-		t->stop_reason = r_array(r, h->stoplen, 1);
+		const char *stop = r_array(r, h->stoplen, 1);
+
 		CHECK(!r->failed, "short read");
-		CHECK(memchr(t->stop_reason, '\0', h->stoplen) ==
-		    t->stop_reason + h->stoplen - 1, "stop reason");
+		CHECK(memchr(stop, '\0', h->stoplen) == stop + h->stoplen - 1,
+		    "stop reason");
+		t->stop_reason = xstrdup(stop);
 	}
 	return 0;
 }
@@ -804,9 +814,11 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	struct cache_header h, want;
 	struct reader r;
 	struct stat st;
-	char file[PATH_MAX], *abspath = NULL;
+	char file[PATH_MAX];
+	const char *abspath;
+	void *map;
 	uint64_t size, hh;
-	int rc = -1;
+	int fd, rc = -1;
 
 	/* As trace_init() leaves it, but with no loader state (already finalised). */
 	memset(t, 0, sizeof *t);
@@ -817,11 +829,11 @@ cache_load(struct trace *t, const char *path, const char *dir,
 
 	memset(&r, 0, sizeof r);
 	if (cache_path(file, sizeof file, dir, k) < 0 ||
-	    (r.fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
+	    (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
 		say(why, whysize, "absent");
 		goto out;
 	}
-	if (fstat(r.fd, &st) < 0 || pread(r.fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+	if (fstat(fd, &st) < 0 || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
 		say(why, whysize, "corrupt: short header");
 		goto out_close;
 	}
@@ -853,10 +865,16 @@ cache_load(struct trace *t, const char *path, const char *dir,
 		say(why, whysize, "corrupt: size");
 		goto out_close;
 	}
-	if (lseek(r.fd, (off_t)sizeof h, SEEK_SET) < 0) {
-		say(why, whysize, "corrupt: seek");
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+	    fd, 0);
+	if (map == MAP_FAILED) {
+		say(why, whysize, "not mapped: %s", strerror(errno));
 		goto out_close;
 	}
+	t->map = map;
+	t->map_len = (size_t)st.st_size;
+	r.p = (const char *)map + sizeof h;
+	r.len = size;
 	hash_init(&r.h);
 	abspath = r_array(&r, h.pathlen, 1);
 	if (r.failed || memcmp(abspath, k->abspath, h.pathlen) != 0) {
@@ -888,9 +906,8 @@ cache_load(struct trace *t, const char *path, const char *dir,
 		goto out_close;
 	rc = 0;
 out_close:
-	close(r.fd);
+	close(fd);              /* the mapping stays */
 out:
-	free(abspath);
 	if (rc < 0)
 		trace_free(t);
 	return rc;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 
 #include "link.h"
 #include "track.h"
@@ -85,11 +86,48 @@ free_private(struct trace *t)
 	}
 }
 
+/* Whether p points into t's mapping (see trace.map). */
+static int
+in_map(const struct trace *t, const void *p)
+{
+	const char *m = t->map;
+
+	return m != NULL && (const char *)p >= m && (const char *)p < m + t->map_len;
+}
+
+/* Forgets, so as not to free them, the arrays of t that live in its mapping. */
+static void
+forget_mapped(struct trace *t)
+{
+#define FORGET(p) do { if (in_map(t, (p))) (p) = NULL; } while (0)
+	for (size_t i = 0; t->tracks != NULL && i < t->ntracks; i++) {
+		struct track *tr = &t->tracks[i];
+
+		FORGET(tr->index.maxend_ns);
+		FORGET(tr->busy.start_ns);
+		FORGET(tr->busy.end_ns);
+		FORGET(tr->busy.prefix_ns);
+	}
+	FORGET(t->events);
+	FORGET(t->args);
+	FORGET(t->nums);
+	FORGET(t->comms);
+	FORGET(t->cats);
+	FORGET(t->cat_kinds);
+	FORGET(t->devices);
+	FORGET(t->devices_seen);
+#undef FORGET
+}
+
 void
 trace_free(struct trace *t)
 {
+	int mapped_tracks;
+
 	if (t == NULL)
 		return;
+	forget_mapped(t);
+	mapped_tracks = in_map(t, t->tracks);
 	for (size_t i = 0; i < t->ntracks; i++)
 		track_free(&t->tracks[i]);
 	free_private(t);
@@ -100,12 +138,15 @@ trace_free(struct trace *t)
 	free(t->nums);
 	free(t->comms);
 	free(t->flows);
-	free(t->tracks);
 	free(t->cats);
 	free(t->cat_kinds);
 	free(t->devices);
 	free(t->devices_seen);
+	if (!mapped_tracks)
+		free(t->tracks);
 	strtab_free(&t->strs);
+	if (t->map != NULL)
+		munmap(t->map, t->map_len);
 	memset(t, 0, sizeof *t);
 }
 

@@ -245,6 +245,14 @@ struct trace {
 	struct trace_warnings warn;
 	char *stop_reason;      /* why reading stopped early (invalid JSON after events), or NULL */
 
+	/*
+	 * A trace read from gantty's cache (cache.c) has its arrays in the
+	 * cache file's private mapping, map_len bytes at map (else NULL):
+	 * trace_free() unmaps it instead of freeing them.
+	 */
+	void *map;
+	size_t map_len;
+
 	/* private to trace.c */
 	void *track_map;
 	void *pending;          /* open B events */

@@ -356,22 +356,24 @@ struct layout {
 static void
 layout_of(const struct cache_header *h, struct layout *l)
 {
-	size_t o = sizeof *h + h->pathlen;
+	size_t o = sizeof *h;
 
-	l->strlens = o; o += h->nstrs * 4;
-	l->strs = o; o += h->strbytes;
+	/* every section padded to 8 bytes (PAD8) */
+	o += PAD8(h->pathlen);
+	l->strlens = o; o += PAD8(h->nstrs * 4);
+	l->strs = o; o += PAD8(h->strbytes);
 	l->events = o; o += h->nevents * sizeof(struct event);
 	l->args = o; o += h->nargs * sizeof(struct event_args);
 	l->nums = o; o += h->nnums * sizeof(struct arg_nums);
 	l->comms = o; o += h->ncomms * sizeof(struct comm_args);
 	l->tracks = o; o += h->ntracks * sizeof(struct track);
-	l->cats = o; o += h->ncats * 4;
-	l->kinds = o; o += h->ncats;
+	l->cats = o; o += PAD8(h->ncats * 4);
+	l->kinds = o; o += PAD8(h->ncats);
 	l->devices = o; o += h->ndevices * sizeof(struct device_prop);
-	l->seen = o; o += h->ndevices_seen * 4;
+	l->seen = o; o += PAD8(h->ndevices_seen * 4);
 	l->maxend = o; o += h->nmaxend * 8;
 	l->busy = o; o += (3 * h->nbusy + h->ntracks) * 8;
-	l->stop = o; o += h->stoplen;
+	l->stop = o; o += PAD8(h->stoplen);
 	l->end = o;
 }
 
