@@ -71,6 +71,51 @@ analyse_and_report(const struct trace *t, const struct analysis_opts *o,
 	free(an);
 }
 
+/* Aborts unless a and b (one file, loaded two ways) are the same model. */
+static void
+same_model(const struct trace *a, const struct trace *b)
+{
+	if (a->nevents != b->nevents || a->nargs != b->nargs ||
+	    a->nnums != b->nnums || a->ncomms != b->ncomms ||
+	    a->ntracks != b->ntracks || a->strs.count != b->strs.count ||
+	    a->objects != b->objects || a->flow_count != b->flow_count ||
+	    memcmp(&a->warn, &b->warn, sizeof a->warn) != 0 ||
+	    (a->nevents > 0 && memcmp(a->events, b->events,
+	    a->nevents * sizeof *a->events) != 0) ||
+	    (a->nargs > 0 && memcmp(a->args, b->args, a->nargs * sizeof *a->args) != 0) ||
+	    (a->nnums > 0 && memcmp(a->nums, b->nums, a->nnums * sizeof *a->nums) != 0) ||
+	    (a->stop_reason == NULL) != (b->stop_reason == NULL) ||
+	    (a->stop_reason != NULL && strcmp(a->stop_reason, b->stop_reason) != 0))
+		abort();
+	for (uint32_t i = 0; i < a->strs.count; i++)
+		if (strcmp(trace_str(a, i), trace_str(b, i)) != 0)
+			abort();
+}
+
+/*
+ * Loads path again in two halves at once (load.c): the same result, or the
+ * same error, as the one-thread load (rc, t, err).
+ */
+static void
+check_halves(const char *path, int rc, const struct trace *t,
+    const struct load_error *err)
+{
+	struct trace h;
+	struct load_error herr;
+	int hrc;
+
+	setenv("GANTTY_SPLIT_MIN", "1", 1);
+	setenv("GANTTY_LOAD_THREADS", "2", 1);
+	hrc = load_trace(&h, path, NULL, &herr);
+	setenv("GANTTY_LOAD_THREADS", "1", 1);
+	if (hrc != rc || strcmp(herr.msg, err->msg) != 0)
+		abort();
+	if (hrc == 0) {
+		same_model(t, &h);
+		trace_free(&h);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -83,13 +128,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (devnull == NULL && (devnull = fopen("/dev/null", "w")) == NULL)
 		abort();
 	fd = memfile("trace", data, size, path, sizeof path);
+	setenv("GANTTY_LOAD_THREADS", "1", 1);
 	if (load_trace(&t, path, NULL, &err) < 0) {
+		check_halves(path, -1, NULL, &err);
 		/* A failed load names the file, and says where unless it is empty. */
 		if (strncmp(err.msg, path, strlen(path)) != 0)
 			abort();
 		close(fd);
 		return 0;
 	}
+	check_halves(path, 0, &t, &err);
 	close(fd);
 	input_assign_rank(&t, 0);
 
