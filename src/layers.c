@@ -150,23 +150,6 @@ in_launch_index(const struct ctx *c, const struct event *e, int comm_only)
 	return !(c->linked && e->link == EV_NONE);
 }
 
-/* The position of track k among d's tracks (ascending): O(log tracks). */
-static size_t
-track_pos(const struct gpu_device *d, uint32_t k)
-{
-	size_t lo = 0, hi = d->ntracks;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->tracks[mid] < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * Builds x from the device's activities (only its collectives when
  * comm_only): linked ones by launch time when c->linked, else all by their
@@ -191,7 +174,7 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 		const struct event *e = &t->events[d->acts[i]];
 
 		if (in_launch_index(c, e, comm_only))
-			at[track_pos(d, e->track) + 1]++;
+			at[metrics_track_pos(d, e->track) + 1]++;
 	}
 	for (size_t p = 0; p < d->ntracks; p++)
 		at[p + 1] += at[p];
@@ -203,7 +186,7 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 
 		if (!in_launch_index(c, e, comm_only))
 			continue;
-		k = &x->a[at[track_pos(d, e->track)]++];
+		k = &x->a[at[metrics_track_pos(d, e->track)]++];
 		k->key_ns = c->linked ? t->events[e->link].ts_ns : e->ts_ns;
 		k->start_ns = e->ts_ns;
 		k->end_ns = event_end(e);
