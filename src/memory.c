@@ -118,15 +118,8 @@ memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
 }
 
 int
-memory_is_alloc_call(const struct trace *t, uint32_t ev)
+memory_is_alloc_name(const char *name)
 {
-	const struct event *e = &t->events[ev];
-	uint8_t kind = t->cat_kinds[e->cat];
-	const char *name;
-
-	if (kind != CAT_CUDA_RUNTIME && kind != CAT_CUDA_DRIVER)
-		return 0;
-	name = trace_str(t, e->name);
 	/* most calls are cudaLaunchKernel & co: "cuda" and one byte rule them out */
 	if (strncmp(name, "cuda", 4) != 0 || (name[4] != 'M' && name[4] != 'F'))
 		return 0;
