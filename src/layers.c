@@ -10,6 +10,7 @@
 
 #include "ivset.h"
 #include "metrics.h"
+#include "runsort.h"
 #include "steps.h"
 #include "strtab.h"
 #include "trace.h"
@@ -140,10 +141,24 @@ act_key_cmp(const void *pa, const void *pb)
 	return a->end_ns < b->end_ns ? -1 : a->end_ns > b->end_ns;
 }
 
+/* Whether activity e goes into the launch index (see launch_index_build). */
+static int
+in_launch_index(const struct ctx *c, const struct event *e, int comm_only)
+{
+	if (comm_only && e->cls != CLASS_COMM)
+		return 0;
+	return !(c->linked && e->link == EV_NONE);
+}
+
 /*
  * Builds x from the device's activities (only its collectives when
  * comm_only): linked ones by launch time when c->linked, else all by their
  * own start.  With tree, also the min-start / max-end segment tree.
+ *
+ * The keys are gathered track by track: a stream runs its work in launch
+ * order, so each track's keys come (nearly) sorted and runsort merges a few
+ * runs.  act_key_cmp orders by every field, so the result is the same in
+ * whatever order the keys were gathered.
  */
 static void
 launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
@@ -151,23 +166,33 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 {
 	const struct trace *t = c->t;
 	const struct gpu_device *d = c->d;
+	size_t *at = xcalloc(d->ntracks + 1, sizeof *at);
 
 	memset(x, 0, sizeof *x);
-	x->a = xreallocarray(NULL, d->nacts, sizeof *x->a);
+	/* at[p + 1]: how many keys track p has; then where its run starts */
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
-		struct act_key *k = &x->a[x->n];
 
-		if (comm_only && e->cls != CLASS_COMM)
+		if (in_launch_index(c, e, comm_only))
+			at[metrics_track_pos(d, e->track) + 1]++;
+	}
+	for (size_t p = 0; p < d->ntracks; p++)
+		at[p + 1] += at[p];
+	x->n = at[d->ntracks];
+	x->a = xreallocarray(NULL, x->n ? x->n : 1, sizeof *x->a);
+	for (size_t i = 0; i < d->nacts; i++) {
+		const struct event *e = &t->events[d->acts[i]];
+		struct act_key *k;
+
+		if (!in_launch_index(c, e, comm_only))
 			continue;
-		if (c->linked && e->link == EV_NONE)
-			continue;
+		k = &x->a[at[metrics_track_pos(d, e->track)]++];
 		k->key_ns = c->linked ? t->events[e->link].ts_ns : e->ts_ns;
 		k->start_ns = e->ts_ns;
 		k->end_ns = event_end(e);
-		x->n++;
 	}
-	sort(x->a, x->n, sizeof *x->a, act_key_cmp);
+	free(at);
+	runsort(x->a, x->n, sizeof *x->a, act_key_cmp);
 	if (!tree || x->n == 0)
 		return;
 	x->tmin = xreallocarray(NULL, 2 * x->n, sizeof *x->tmin);

@@ -5,43 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runsort.h"
 #include "steps.h"
 #include "trace.h"
 #include "xalloc.h"
 
-struct keyed {
-	struct mem_sample s;
-	size_t seq;             /* event order: keeps equal times stable */
-};
-
 static int
 by_time(const void *pa, const void *pb)
 {
-	const struct keyed *a = pa, *b = pb;
+	const struct mem_sample *a = pa, *b = pb;
 
-	if (a->s.ts_ns != b->s.ts_ns)
-		return a->s.ts_ns < b->s.ts_ns ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
-}
-
-/* Sorts m->s by time, stable. */
-static void
-sort_samples(struct memory *m)
-{
-	struct keyed *k;
-
-	for (size_t i = 1; i < m->n; i++)
-		if (m->s[i].ts_ns < m->s[i - 1].ts_ns)
-			goto unsorted;
-	return;
-unsorted:
-	k = xreallocarray(NULL, m->n, sizeof *k);
-	for (size_t i = 0; i < m->n; i++)
-		k[i].s = m->s[i], k[i].seq = i;
-	qsort(k, m->n, sizeof *k, by_time);
-	for (size_t i = 0; i < m->n; i++)
-		m->s[i] = k[i].s;
-	free(k);
+	return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
 }
 
 void
@@ -72,8 +46,12 @@ memory_build(struct memory *m, const struct trace *t, int32_t device)
 		m->s[m->n].reserved = nums.flops;       /* Total Reserved */
 		m->n++;
 	}
-	/* Events are sorted by (track, ts): samples of several threads merge. */
-	sort_samples(m);
+	/*
+	 * Events are sorted by (track, ts): the samples come as one sorted run
+	 * per track, which a stable merge puts in time order, equal times in
+	 * event order.
+	 */
+	runsort(m->s, m->n, sizeof *m->s, by_time);
 	for (size_t i = 0; i < m->n; i++) {
 		if (m->s[i].allocated > m->peak_allocated)
 			m->peak_allocated = m->s[i].allocated;
@@ -142,15 +120,11 @@ memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
 }
 
 int
-memory_is_alloc_call(const struct trace *t, uint32_t ev)
+memory_is_alloc_name(const char *name)
 {
-	const struct event *e = &t->events[ev];
-	uint8_t kind = t->cat_kinds[e->cat];
-	const char *name;
-
-	if (kind != CAT_CUDA_RUNTIME && kind != CAT_CUDA_DRIVER)
+	/* most calls are cudaLaunchKernel & co: "cuda" and one byte rule them out */
+	if (strncmp(name, "cuda", 4) != 0 || (name[4] != 'M' && name[4] != 'F'))
 		return 0;
-	name = trace_str(t, e->name);
 	return strcmp(name, "cudaMalloc") == 0 ||
 	    strcmp(name, "cudaMallocAsync") == 0 ||
 	    strcmp(name, "cudaFree") == 0 || strcmp(name, "cudaFreeAsync") == 0;

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace.h"
+
 struct trace;
 struct step;
 
@@ -82,9 +84,24 @@ int memory_at(const struct memory *m, int64_t ts_ns, struct mem_sample *out);
 int memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
     double *alloc, double *reserved);
 /*
- * Returns 1 if the event named name of t is an allocator call (see the top).
+ * Returns 1 if name is one of the allocator calls (cudaMalloc,
+ * cudaMallocAsync, cudaFree, cudaFreeAsync).
  */
-int memory_is_alloc_call(const struct trace *t, uint32_t ev);
+int memory_is_alloc_name(const char *name);
+/*
+ * Returns 1 if the event ev of t is an allocator call (see the top).  Inline
+ * because callers ask it of every event and its category rules out most.
+ */
+static inline int
+memory_is_alloc_call(const struct trace *t, uint32_t ev)
+{
+	const struct event *e = &t->events[ev];
+	uint8_t kind = t->cat_kinds[e->cat];
+
+	if (kind != CAT_CUDA_RUNTIME && kind != CAT_CUDA_DRIVER)
+		return 0;
+	return memory_is_alloc_name(trace_str(t, e->name));
+}
 /*
  * Fills a malloc'd array (*out, NULL when n is 0) with the memory of the
  * steps s[0..n) (sorted by start) and returns n.  O(N log n + n (log m + k)).

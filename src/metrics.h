@@ -127,6 +127,26 @@ void metrics_build(struct gpu_device *d, const struct trace *t, int32_t device,
 /* Frees what metrics_build() allocated; d may be zeroed. */
 void metrics_free(struct gpu_device *d);
 /*
+ * The position of track (a track holding some of d's activities) in
+ * d->tracks, so that callers can gather d's activities track by track: each
+ * track's come sorted by start (and nearly by launch, end).  O(log tracks).
+ */
+static inline size_t
+metrics_track_pos(const struct gpu_device *d, uint32_t track)
+{
+	size_t lo = 0, hi = d->ntracks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->tracks[mid] < track)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+/*
  * Computes every number above for the window [a_ns, b_ns) into m.  An empty
  * or inverted window gives all zeros (and overlap_pct < 0).
  * O(log n + K log K), K = METRICS_TOP_K.

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "runsort.h"
 #include "steps.h"
 #include "trace.h"
 #include "xalloc.h"
@@ -250,7 +251,9 @@ collect_ops(const struct trace *t, struct op_flops **out)
 		*out = NULL;
 		return 0;
 	}
-	qsort(ops, n, sizeof *ops, op_cmp);
+	/* each CPU thread's ops come in start order, so nearly in External id
+	 * order (ids are handed out as ops start): a few runs to merge */
+	runsort(ops, n, sizeof *ops, op_cmp);
 	k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || ops[k - 1].ext != ops[i].ext)
@@ -259,11 +262,41 @@ collect_ops(const struct trace *t, struct op_flops **out)
 	return k;
 }
 
-static struct op_flops *
-find_op(struct op_flops *ops, size_t n, int64_t ext)
+/*
+ * The first index of ops[0..n) (sorted by ext) whose ext is >= ext, searched
+ * outward from hint (any index in [0, n]) with doubling steps, then by
+ * bisection: O(log d) for an answer d places from hint.  Kernels come by
+ * start time and their ops mostly by External id, so d is small.
+ */
+static size_t
+op_lower_bound(const struct op_flops *ops, size_t n, int64_t ext, size_t hint)
 {
-	size_t lo = 0, hi = n;
+	size_t lo, hi, step = 1;
 
+	if (hint < n && ops[hint].ext < ext) {
+		/* the answer is in (hint, n]: step right until ops[hi] >= ext */
+		lo = hint + 1;
+		hi = lo;
+		while (hi < n && ops[hi].ext < ext) {
+			lo = hi + 1;
+			hi = n - hi > step ? hi + step : n;
+			step *= 2;
+		}
+	} else {
+		/* the answer is in [0, hint]: step left until ops[p] < ext */
+		lo = hi = hint;
+		while (lo > 0) {
+			size_t p = lo > step ? lo - step : 0;
+
+			if (ops[p].ext < ext) {
+				lo = p + 1;
+				break;
+			}
+			lo = hi = p;
+			step *= 2;
+		}
+	}
+	/* everything before lo is < ext; ops[hi] >= ext or hi == n */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -272,7 +305,17 @@ find_op(struct op_flops *ops, size_t n, int64_t ext)
 		else
 			hi = mid;
 	}
-	return lo < n && ops[lo].ext == ext ? &ops[lo] : NULL;
+	return lo;
+}
+
+/* The op with External id ext, or NULL; *hint: where the search ended. */
+static struct op_flops *
+find_op(struct op_flops *ops, size_t n, int64_t ext, size_t *hint)
+{
+	size_t i = op_lower_bound(ops, n, ext, *hint);
+
+	*hint = i;
+	return i < n && ops[i].ext == ext ? &ops[i] : NULL;
 }
 
 /*
@@ -321,6 +364,7 @@ mfu_flops_build(struct mfu_flops *f, const struct gpu_device *d)
 {
 	const struct trace *t = d->t;
 	struct op_flops *ops, **kop;
+	size_t hint = 0;
 
 	memset(f, 0, sizeof *f);
 	f->nops = collect_ops(t, &ops);
@@ -334,7 +378,8 @@ mfu_flops_build(struct mfu_flops *f, const struct gpu_device *d)
 		if (t->cat_kinds[e->cat] != CAT_KERNEL)
 			continue;
 		ext = kernel_ext(t, e);
-		if (ext == ID_NONE || (kop[i] = find_op(ops, f->nops, ext)) == NULL)
+		if (ext == ID_NONE ||
+		    (kop[i] = find_op(ops, f->nops, ext, &hint)) == NULL)
 			continue;
 		kop[i]->kernel_ns += e->dur_ns;
 		kop[i]->nkernels++;

@@ -19,7 +19,8 @@ step_number(const char *name, int64_t *num)
 	const char *p;
 	int64_t n = 0;
 
-	if (strncmp(name, prefix, sizeof prefix - 1) != 0)
+	/* the first byte rules out nearly every CPU event without a call */
+	if (name[0] != 'P' || strncmp(name, prefix, sizeof prefix - 1) != 0)
 		return 0;
 	p = name + sizeof prefix - 1;
 	if (*p == '\0')

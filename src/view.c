@@ -9,6 +9,7 @@
 
 #include "crossrank.h"
 #include "matrix.h"
+#include "runsort.h"
 #include "trace.h"
 #include "units.h"
 #include "view_cmp.h"
@@ -407,19 +408,32 @@ static void
 cache_build(struct view_cache *c, const struct analysis *a)
 {
 	const struct gpu_device *d = &a->dev;
+	size_t *at;
 
 	c->built = 1;
 	if (a->device < 0)
 		return;
 	mfu_flops_build(&c->flops, d);
 	metrics_kernel_index_build(&c->kernels, d);
+	/*
+	 * Gathered track by track (at[p]: where track p's ends go): work on one
+	 * stream does not overlap, so each track's ends come sorted and
+	 * runsort merges a few runs.
+	 */
+	at = xcalloc(d->ntracks + 1, sizeof *at);
+	for (size_t i = 0; i < d->nacts; i++)
+		at[metrics_track_pos(d, d->t->events[d->acts[i]].track) + 1]++;
+	for (size_t p = 0; p < d->ntracks; p++)
+		at[p + 1] += at[p];
 	c->ends = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *c->ends);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &d->t->events[d->acts[i]];
 
-		c->ends[i] = e->ts_ns + (e->dur_ns > 0 ? e->dur_ns : 1);
+		c->ends[at[metrics_track_pos(d, e->track)]++] =
+		    e->ts_ns + (e->dur_ns > 0 ? e->dur_ns : 1);
 	}
-	qsort(c->ends, d->nacts, sizeof *c->ends, cmp_i64);
+	free(at);
+	runsort(c->ends, d->nacts, sizeof *c->ends, cmp_i64);
 }
 
 /* The number of d's activities starting before b (acts are sorted by ts). */

@@ -1,0 +1,150 @@
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runsort.h"
+#include "testrng.h"
+
+/*
+ * The oracle: qsort() by (key, seq), seq being the input position, which is
+ * what a stable sort by key alone must give.  runsort sorts by key only.
+ */
+struct item {
+	int64_t key;
+	uint32_t seq;
+	char pad[12];           /* an odd element size: 24 bytes, as act_key */
+};
+
+static int
+by_key(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+static int
+by_key_seq(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return (a->key > b->key) - (a->key < b->key);
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int
+by_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+enum shape { RANDOM, SORTED, REVERSED, NEARLY, DUPS, RUNS };
+
+/* Fills v[0..n) in the shape, keys in [0, range). */
+static void
+fill(uint64_t *rng, struct item *v, size_t n, enum shape sh, int64_t range)
+{
+	size_t nruns = 1 + (size_t)rng_below(rng, 8), per = n / nruns + 1;
+
+	for (size_t i = 0; i < n; i++) {
+		switch (sh) {
+		case RANDOM:
+			v[i].key = rng_below(rng, range);
+			break;
+		case SORTED:
+			v[i].key = (int64_t)i * range / (int64_t)(n ? n : 1);
+			break;
+		case REVERSED:
+			v[i].key = (int64_t)(n - i) * range / (int64_t)(n ? n : 1);
+			break;
+		case NEARLY:    /* sorted, then a few neighbours swapped below */
+			v[i].key = (int64_t)i;
+			break;
+		case DUPS:
+			v[i].key = rng_below(rng, 3);
+			break;
+		case RUNS:      /* a few sorted runs one after another */
+			v[i].key = (int64_t)(i % per) * 7 + rng_below(rng, 7);
+			if (i % per > 0 && v[i].key < v[i - 1].key)
+				v[i].key = v[i - 1].key;
+			break;
+		}
+		memset(v[i].pad, 0x5a, sizeof v[i].pad);
+	}
+	if (sh == NEARLY)
+		for (size_t k = 0; n > 1 && k < n / 20 + 1; k++) {
+			size_t i = (size_t)rng_below(rng, (int64_t)n - 1);
+			struct item x = v[i];
+
+			v[i] = v[i + 1];
+			v[i + 1] = x;
+		}
+	for (size_t i = 0; i < n; i++)
+		v[i].seq = (uint32_t)i;
+}
+
+static void
+check(uint64_t *rng, size_t n, enum shape sh, int64_t range)
+{
+	struct item *v = malloc((n ? n : 1) * sizeof *v);
+	struct item *o = malloc((n ? n : 1) * sizeof *o);
+
+	fill(rng, v, n, sh, range);
+	memcpy(o, v, n * sizeof *v);
+	if (n > 0)
+		qsort(o, n, sizeof *o, by_key_seq);
+	runsort(v, n, sizeof *v, by_key);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(v[i].key, o[i].key, "shape %d n %zu at %zu", sh, n, i);
+		cr_assert_eq(v[i].seq, o[i].seq, "shape %d n %zu at %zu: not stable",
+		    sh, n, i);
+	}
+	cr_assert_eq(memcmp(v, o, n * sizeof *v), 0);
+	free(v);
+	free(o);
+}
+
+Test(runsort, empty_and_one)
+{
+	struct item one = { .key = 5, .seq = 0 };
+
+	runsort(NULL, 0, sizeof one, by_key);
+	runsort(&one, 1, sizeof one, by_key);
+	cr_assert_eq(one.key, 5);
+}
+
+Test(runsort, every_shape_against_qsort)
+{
+	uint64_t rng = 0x9e3779b97f4a7c15u;
+	static const size_t sizes[] = { 0, 1, 2, 3, 5, 17, 100, 1000, 4099 };
+
+	for (int sh = RANDOM; sh <= RUNS; sh++)
+		for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+			for (int rep = 0; rep < 8; rep++)
+				check(&rng, sizes[s], (enum shape)sh,
+				    rep & 1 ? 10 : INT64_C(1) << 40);
+}
+
+Test(runsort, plain_int64s)
+{
+	uint64_t rng = 42;
+	int64_t v[777], o[777];
+
+	for (int rep = 0; rep < 50; rep++) {
+		size_t n = (size_t)rng_below(&rng, 778);
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = rep & 1 ? rng_below(&rng, 50) - 25 :
+			    (int64_t)(i % 97) - (int64_t)rng_below(&rng, 3);
+		memcpy(o, v, sizeof v);
+		qsort(o, n, sizeof *o, by_i64);
+		runsort(v, n, sizeof *v, by_i64);
+		cr_assert_eq(memcmp(v, o, n * sizeof *v), 0, "rep %d", rep);
+	}
+}
