@@ -2562,12 +2562,14 @@ read_document(struct reader *rd)
 
 /*
  * The threads to load one file with by default.  Measured on 2 cores
- * (bench/RESULTS.md): reading plain JSON in two halves at once, and
- * inflating gzip in a thread of its own, pay when a core is idle and cost
- * when none is (the threads take turns); the taker never paid (it adds a
- * fifth to the work: queueing, decoding args a second time).  So: two
- * threads when the load average leaves a core idle and there is enough to
- * share (gzip, or a plain file of split_min bytes or more), else one.
+ * (bench/RESULTS.md): reading plain JSON in two halves at once pays when a
+ * core is idle and costs next to nothing when none is (the halves meet only
+ * at the end); inflating gzip in a thread of its own pays when a core is
+ * idle and costs when none is (the threads take turns at every buffer);
+ * the taker never paid (it adds a fifth to the work: queueing, decoding
+ * args a second time).  So: two halves for a plain file of split_min bytes
+ * or more, an inflater for gzip when the load average leaves a core idle,
+ * else one thread.
  */
 static int
 default_threads(int gzip, uint64_t size, uint64_t split_min)
@@ -2575,8 +2577,11 @@ default_threads(int gzip, uint64_t size, uint64_t split_min)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	double load;
 
-	if ((!gzip && (split_min == 0 || size < split_min)) || ncpu < 2 ||
-	    getloadavg(&load, 1) != 1)
+	if (ncpu < 2)
+		return 1;
+	if (!gzip)
+		return split_min > 0 && size >= split_min ? 2 : 1;
+	if (getloadavg(&load, 1) != 1)
 		return 1;
 	return load <= (double)ncpu - 1 ? 2 : 1;
 }

@@ -48,8 +48,9 @@ struct load_opts {
 	 * several files loaded at once); 2 adds one that reads the second half
 	 * of a plain file (of 8 MB or more) or inflates gzip; 3 adds to gzip's
 	 * a taker that builds the model from what the calling thread decoded.
-	 * 0 chooses: 2 when the load average leaves a core idle, else 1.  The
-	 * model is the same either way.
+	 * 0 chooses: 2 for a plain file of 8 MB or more on a machine with two
+	 * cores or more, 2 for gzip when the load average leaves a core idle,
+	 * else 1.  The model is the same either way.
 	 */
 	int threads;
 };
