@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -614,12 +615,50 @@ struct reader {
 	const char *p;          /* the payload */
 	uint64_t len, off;
 	int failed;
-	struct hash h;
 };
+
+/* The payload's checksum, computed by a second thread while it is read. */
+struct checksum {
+	const void *p;
+	size_t len;
+	uint64_t sum;
+	pthread_t thread;
+	int threaded;
+};
+
+static void *
+checksum_main(void *arg)
+{
+	struct checksum *c = arg;
+
+	c->sum = hash_bytes(c->p, c->len);
+	return NULL;
+}
+
+/* Starts checksumming len bytes at p (in this thread if no other starts). */
+static void
+checksum_start(struct checksum *c, const void *p, size_t len)
+{
+	c->p = p;
+	c->len = len;
+	c->threaded = pthread_create(&c->thread, NULL, checksum_main, c) == 0;
+}
+
+/* Waits for the checksum and returns it. */
+static uint64_t
+checksum_end(struct checksum *c)
+{
+	if (c->threaded)
+		pthread_join(c->thread, NULL);
+	else
+		checksum_main(c);
+	c->threaded = 0;
+	return c->sum;
+}
 
 /*
  * Returns the n records of elem bytes at the read position (NULL for n ==
- * 0, or when the payload is short: r->failed), hashed with their padding.
+ * 0, or when the payload is short: r->failed), skipping their padding.
  */
 static void *
 r_array(struct reader *r, size_t n, size_t elem)
@@ -631,7 +670,6 @@ r_array(struct reader *r, size_t n, size_t elem)
 		r->failed = 1;
 		return NULL;
 	}
-	hash_update(&r->h, p, PAD8(bytes));
 	r->off += PAD8(bytes);
 	return n == 0 ? NULL : (void *)p;
 }
@@ -727,6 +765,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 {
 	const uint32_t *lens;
 	const char *blob;
+	const struct track *tracks;
 	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
 
 	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
@@ -753,7 +792,12 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	t->comms = r_array(r, h->ncomms, sizeof *t->comms);
 	t->ncomms = t->comms_cap = h->ncomms;
 	t->flow_count = h->flow_count;
-	t->tracks = r_array(r, h->ntracks, sizeof *t->tracks);
+	/* copied: their pointers are set here, and the mapping is being checksummed */
+	tracks = r_array(r, h->ntracks, sizeof *t->tracks);
+	if (tracks != NULL) {
+		t->tracks = xreallocarray(NULL, h->ntracks, sizeof *t->tracks);
+		memcpy(t->tracks, tracks, h->ntracks * sizeof *t->tracks);
+	}
 	t->ntracks = t->tracks_cap = h->ntracks;
 	if (r->failed)
 		t->ntracks = 0;         /* their pointers are not ours yet */
@@ -813,6 +857,7 @@ cache_load(struct trace *t, const char *path, const char *dir,
 {
 	struct cache_header h, want;
 	struct reader r;
+	struct checksum sum = { 0 };
 	struct stat st;
 	char file[PATH_MAX];
 	const char *abspath;
@@ -875,7 +920,8 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	t->map_len = (size_t)st.st_size;
 	r.p = (const char *)map + sizeof h;
 	r.len = size;
-	hash_init(&r.h);
+	/* the checksum runs beside the range checks; both must pass */
+	checksum_start(&sum, r.p, (size_t)size);
 	abspath = r_array(&r, h.pathlen, 1);
 	if (r.failed || memcmp(abspath, k->abspath, h.pathlen) != 0) {
 		say(why, whysize, "stale: another file's");
@@ -883,8 +929,8 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	}
 	if (read_payload(&r, t, &h, why, whysize) < 0)
 		goto out_close;
-	if (hash_final(&r.h) != h.payload_hash) {
-		say(why, whysize, "corrupt: checksum");
+	if (r.off != r.len) {
+		say(why, whysize, "corrupt: size");
 		goto out_close;
 	}
 	t->world_size = h.world_size;
@@ -906,6 +952,10 @@ cache_load(struct trace *t, const char *path, const char *dir,
 		goto out_close;
 	rc = 0;
 out_close:
+	if (sum.p != NULL && checksum_end(&sum) != h.payload_hash) {
+		say(why, whysize, "corrupt: checksum");     /* says most */
+		rc = -1;
+	}
 	close(fd);              /* the mapping stays */
 out:
 	if (rc < 0)

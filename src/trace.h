@@ -246,9 +246,9 @@ struct trace {
 	char *stop_reason;      /* why reading stopped early (invalid JSON after events), or NULL */
 
 	/*
-	 * A trace read from gantty's cache (cache.c) has its arrays in the
-	 * cache file's private mapping, map_len bytes at map (else NULL):
-	 * trace_free() unmaps it instead of freeing them.
+	 * A trace read from gantty's cache (cache.c) has its arrays (but
+	 * tracks) in the cache file's private mapping, map_len bytes at map
+	 * (else NULL): trace_free() unmaps it instead of freeing them.
 	 */
 	void *map;
 	size_t map_len;
