@@ -2680,13 +2680,7 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 	draw_title(&c, opts);
 	if (v->difftable) {
 		render_difftable(g, 1, g->h - 2, v, c.ascii);
-		draw_hint(&c, g->h - 1);
-		if (v->help)
-			draw_help(&c);
-		free(c.col_ns);
-		free(c.ev_mid);
-		free(c.cache);
-		return;
+		goto finish;
 	}
 	if (v->matrix && v->mx != NULL) {
 		draw_matrix_head(&c);
@@ -2733,6 +2727,7 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 	if (panel_rows > PANEL_MAX_ROWS)
 		panel_rows = PANEL_MAX_ROWS;
 	draw_panel(&c, panel_y, panel_rows);
+finish:
 	draw_hint(&c, g->h - 1);
 	if (v->help)
 		draw_help(&c);

@@ -182,19 +182,6 @@ render_diag_findings_panel(struct grid *g, int x, int y, int w, int rows,
 	}
 }
 
-/* A signed duration: "+1.5 ms", "-20 us", "0". */
-static const char *
-sdur(char *buf, size_t n, int64_t ns)
-{
-	char b[24];
-
-	if (ns == 0)
-		return strcpy(buf, "0");
-	units_format(b, sizeof b, ns < 0 ? (ns == INT64_MIN ? INT64_MAX : -ns) : ns);
-	snprintf(buf, n, "%c%s", ns < 0 ? '-' : '+', b);
-	return buf;
-}
-
 void
 render_diag_compare_text(char *buf, size_t n, const struct view *v)
 {
@@ -208,11 +195,13 @@ render_diag_compare_text(char *buf, size_t n, const struct view *v)
 	for (int k = 0; k < 2; k++)
 		metrics_window(&v->an[k].dev, v->start_ns, v->end_ns, &m[k]);
 	snprintf(buf, n, "B - A in view: busy %s  compute %s  comm %s  exposed %s"
-	    "  idle %s", sdur(b1, sizeof b1, m[1].busy_ns - m[0].busy_ns),
-	    sdur(b2, sizeof b2, m[1].compute_ns - m[0].compute_ns),
-	    sdur(b3, sizeof b3, m[1].comm_ns - m[0].comm_ns),
-	    sdur(b4, sizeof b4, m[1].exposed_comm_ns - m[0].exposed_comm_ns),
-	    sdur(b5, sizeof b5, m[1].idle_ns - m[0].idle_ns));
+	    "  idle %s",
+	    units_format_signed(b1, sizeof b1, m[1].busy_ns - m[0].busy_ns),
+	    units_format_signed(b2, sizeof b2, m[1].compute_ns - m[0].compute_ns),
+	    units_format_signed(b3, sizeof b3, m[1].comm_ns - m[0].comm_ns),
+	    units_format_signed(b4, sizeof b4,
+	    m[1].exposed_comm_ns - m[0].exposed_comm_ns),
+	    units_format_signed(b5, sizeof b5, m[1].idle_ns - m[0].idle_ns));
 }
 
 void
@@ -242,7 +231,8 @@ render_diag_baseline_text(char *buf, size_t n, const struct view *v)
 	snprintf(buf, n, "baseline A #%lld, B #%lld in view: B - A step %s  exposed %s"
 	    "  idle %s  (D: the diff table)", (long long)bl.number_a,
 	    (long long)bl.number_b,
-	    sdur(b1, sizeof b1, (sb->end_ns - sb->start_ns) - (sa->end_ns - sa->start_ns)),
-	    sdur(b2, sizeof b2, mb.exposed_comm_ns - ma.exposed_comm_ns),
-	    sdur(b3, sizeof b3, mb.idle_ns - ma.idle_ns));
+	    units_format_signed(b1, sizeof b1,
+	    (sb->end_ns - sb->start_ns) - (sa->end_ns - sa->start_ns)),
+	    units_format_signed(b2, sizeof b2, mb.exposed_comm_ns - ma.exposed_comm_ns),
+	    units_format_signed(b3, sizeof b3, mb.idle_ns - ma.idle_ns));
 }

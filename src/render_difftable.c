@@ -66,19 +66,6 @@ plan(struct cols *c, int w, int layers)
 	}
 }
 
-/* A signed duration: "+1.5 ms", "-20 us", "0". */
-static const char *
-sdur(char *buf, size_t n, int64_t ns)
-{
-	char b[24];
-
-	if (ns == 0)
-		return strcpy(buf, "0");
-	units_format(b, sizeof b, ns < 0 ? (ns == INT64_MIN ? INT64_MAX : -ns) : ns);
-	snprintf(buf, n, "%c%s", ns < 0 ? '-' : '+', b);
-	return buf;
-}
-
 /* The role of a change: growth of a cost is bad, shrinking it good. */
 static enum role
 delta_role(enum metric k, int64_t d)
@@ -145,7 +132,8 @@ metrics_row(struct grid *g, int y, const struct cols *c,
 			right(g, x + 1, y, 8, ROLE_PANEL, ascii, units_format(s, sizeof s, vb));
 			x += 9;
 		}
-		right(g, x + 1, y, 9, delta_role(k, d), ascii, sdur(s, sizeof s, d));
+		right(g, x + 1, y, 9, delta_role(k, d), ascii,
+		    units_format_signed(s, sizeof s, d));
 		x += 10;
 	}
 }
@@ -214,7 +202,7 @@ kernel_row(struct grid *g, int y, int w, const struct diff *d,
 	right(g, w - 19 + 1, y, 8, ROLE_PANEL, ascii,
 	    units_format(t, sizeof t, k->total_b_ns));
 	right(g, w - 10 + 1, y, 9, delta_role(M_TIME, k->total_b_ns - k->total_a_ns),
-	    ascii, sdur(s, sizeof s, k->total_b_ns - k->total_a_ns));
+	    ascii, units_format_signed(s, sizeof s, k->total_b_ns - k->total_a_ns));
 }
 
 static void

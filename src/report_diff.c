@@ -117,26 +117,13 @@ write_json(FILE *out, const struct analysis *a, const struct analysis *b,
 	fputs(d->nkernels ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
-/* A signed duration: "+1.5 ms", "-20 us", "0". */
-static const char *
-sdur(char *buf, size_t size, int64_t ns)
-{
-	char b[24];
-
-	if (ns == 0)
-		return strcpy(buf, "0");
-	units_format(b, sizeof b, ns < 0 ? (ns == INT64_MIN ? INT64_MAX : -ns) : ns);
-	snprintf(buf, size, "%c%s", ns < 0 ? '-' : '+', b);
-	return buf;
-}
-
 static void
 text_row(FILE *out, const char *what, int64_t a, int64_t b)
 {
 	char b1[32], b2[32], b3[32];
 
 	fprintf(out, "  %-16s %12s %12s %12s\n", what, units_format(b1, sizeof b1, a),
-	    units_format(b2, sizeof b2, b), sdur(b3, sizeof b3, b - a));
+	    units_format(b2, sizeof b2, b), units_format_signed(b3, sizeof b3, b - a));
 }
 
 static void
@@ -177,11 +164,11 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			snprintf(nb, sizeof nb, s->has_b ? "#%" PRId64 : "-", s->number_b);
 			fprintf(out, "  %-7s %-7s %10s %10s %10s %10s %10s %10s\n", na, nb,
 			    units_format(b1, sizeof b1, s->a.time_ns),
-			    sdur(b2, sizeof b2, dl.time_ns),
-			    sdur(b3, sizeof b3, dl.compute_ns),
-			    sdur(b4, sizeof b4, dl.comm_ns),
-			    sdur(b5, sizeof b5, dl.exposed_comm_ns),
-			    sdur(b6, sizeof b6, dl.idle_ns));
+			    units_format_signed(b2, sizeof b2, dl.time_ns),
+			    units_format_signed(b3, sizeof b3, dl.compute_ns),
+			    units_format_signed(b4, sizeof b4, dl.comm_ns),
+			    units_format_signed(b5, sizeof b5, dl.exposed_comm_ns),
+			    units_format_signed(b6, sizeof b6, dl.idle_ns));
 		}
 	}
 	if (d->nlayers > 0) {
@@ -193,12 +180,12 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			struct diff_metrics dl = diff_delta(&l->a, &l->b);
 
 			fprintf(out, "  %10s %10s %10s %10s %10s %10s  ",
-			    sdur(b1, sizeof b1, dl.time_ns),
-			    sdur(b2, sizeof b2, dl.compute_ns),
-			    sdur(b3, sizeof b3, dl.comm_ns),
-			    sdur(b4, sizeof b4, dl.exposed_comm_ns),
-			    sdur(b5, sizeof b5, dl.own_exposed_comm_ns),
-			    sdur(b6, sizeof b6, dl.idle_ns));
+			    units_format_signed(b1, sizeof b1, dl.time_ns),
+			    units_format_signed(b2, sizeof b2, dl.compute_ns),
+			    units_format_signed(b3, sizeof b3, dl.comm_ns),
+			    units_format_signed(b4, sizeof b4, dl.exposed_comm_ns),
+			    units_format_signed(b5, sizeof b5, dl.own_exposed_comm_ns),
+			    units_format_signed(b6, sizeof b6, dl.idle_ns));
 			report_text_str(out, diff_str(d, l->name));
 			fprintf(out, " %s (%zu -> %zu)\n",
 			    layers_phase_name((enum layer_phase)l->phase), l->count_a,
@@ -214,7 +201,7 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			const struct diff_kernel *k = &d->kernels[i];
 
 			fprintf(out, "  %10s %+8" PRId64 " %10s %10s  ",
-			    sdur(b1, sizeof b1, k->total_b_ns - k->total_a_ns),
+			    units_format_signed(b1, sizeof b1, k->total_b_ns - k->total_a_ns),
 			    (int64_t)k->count_b - (int64_t)k->count_a,
 			    units_format(b2, sizeof b2, k->total_a_ns),
 			    units_format(b3, sizeof b3, k->total_b_ns));

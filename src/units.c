@@ -177,3 +177,17 @@ units_format(char *buf, size_t size, int64_t ns)
 	snprintf(buf, size, "%s%llu ns", sign, (unsigned long long)a);
 	return buf;
 }
+
+char *
+units_format_signed(char *buf, size_t size, int64_t ns)
+{
+	char b[24];
+
+	if (ns == 0) {
+		snprintf(buf, size, "0");
+		return buf;
+	}
+	units_format(b, sizeof b, ns < 0 ? (ns == INT64_MIN ? INT64_MAX : -ns) : ns);
+	snprintf(buf, size, "%c%s", ns < 0 ? '-' : '+', b);
+	return buf;
+}

@@ -37,5 +37,7 @@ int units_parse_duration(const char *s, int64_t *ns);
  * "3.25 ms", "1.204 s") with at most 4 significant digits.  Returns buf.
  */
 char *units_format(char *buf, size_t size, int64_t ns);
+/* The same with a sign for a change: "+1.5 ms", "-20 us", "0".  Returns buf. */
+char *units_format_signed(char *buf, size_t size, int64_t ns);
 
 #endif
