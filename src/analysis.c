@@ -2,11 +2,32 @@
 
 #include "analysis.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace.h"
+
+/* The window's metrics, top kernels and MFU of a (see analysis_build()). */
+struct window_job {
+	struct analysis *a;
+	const struct mfu_opts *mo;
+};
+
+static void *
+window_main(void *arg)
+{
+	struct window_job *j = arg;
+	struct analysis *a = j->a;
+
+	metrics_window(&a->dev, a->start_ns, a->end_ns, &a->m);
+	a->ntop = metrics_top_kernels(&a->dev, a->start_ns, a->end_ns, a->top,
+	    METRICS_TOP_K);
+	mfu_compute(&a->dev, a->steps, a->nsteps, j->mo, a->start_ns, a->end_ns,
+	    &a->mfu);
+	return NULL;
+}
 
 void
 analysis_build(struct analysis *a, const struct trace *t, int32_t device,
@@ -23,8 +44,6 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 	}
 	metrics_build(&a->dev, t, device, opts->min_gap_ns);
 	a->nsteps = steps_find(&a->dev, &a->steps);
-	a->nlayers = layers_find(&a->dev, a->steps, a->nsteps, opts->layer_pattern,
-	    &a->layers);
 
 	switch (opts->window) {
 	case WINDOW_DEFAULT:
@@ -57,15 +76,31 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 			    "no ProfilerStep#%lld in this trace", (long long)opts->step);
 		break;
 	}
-	if (!a->has_window)
+	if (!a->has_window) {
+		a->nlayers = layers_find(&a->dev, a->steps, a->nsteps,
+		    opts->layer_pattern, &a->layers);
 		return;
-	metrics_window(&a->dev, a->start_ns, a->end_ns, &a->m);
-	a->ntop = metrics_top_kernels(&a->dev, a->start_ns, a->end_ns, a->top,
-	    METRICS_TOP_K);
+	}
 	if (mo.world_size <= 0)
 		mo.world_size = t->world_size > 0 ? t->world_size : opts->ranks_loaded;
-	mfu_compute(&a->dev, a->steps, a->nsteps, &mo, a->start_ns, a->end_ns,
-	    &a->mfu);
+	/*
+	 * The layers here, the window's numbers in a second thread: they
+	 * share only what is read.  layers_find() interns the layer names
+	 * (the one write to the trace); the window's part reads no string
+	 * (the device's name was read by metrics_build()).
+	 */
+	{
+		struct window_job job = { a, &mo };
+		pthread_t th;
+		int threaded = pthread_create(&th, NULL, window_main, &job) == 0;
+
+		a->nlayers = layers_find(&a->dev, a->steps, a->nsteps,
+		    opts->layer_pattern, &a->layers);
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			window_main(&job);
+	}
 }
 
 void

@@ -296,6 +296,12 @@ metrics_build(struct gpu_device *d, const struct trace *t, int32_t device,
 	memset(d, 0, sizeof *d);
 	d->t = t;
 	d->device = device;
+	d->name = NULL;
+	for (size_t i = 0; i < t->ndevices && d->name == NULL; i++)
+		if (t->devices[i].id == device)
+			d->name = trace_str(t, t->devices[i].name);
+	if (d->name == NULL)
+		d->name = t->ndevices == 1 ? trace_str(t, t->devices[0].name) : "";
 	d->min_gap_ns = min_gap_ns > 0 ? min_gap_ns : 0;
 	gather_acts(d);
 

@@ -67,6 +67,8 @@ struct hole {
 struct gpu_device {
 	const struct trace *t;
 	int32_t device;
+	const char *name;       /* its deviceProperties name: the entry whose id
+	                           is the device, else the only entry, else "" */
 	int64_t min_gap_ns;
 	int64_t first_ns, last_ns;      /* first activity start, last activity end:
 	                                   the default window (0, 0 if none) */

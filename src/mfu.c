@@ -145,23 +145,6 @@ mfu_lookup_peak(const char *device_name)
 	return NULL;
 }
 
-/*
- * Returns the deviceProperties name of d's device: the entry whose id is the
- * device, else the only entry; "" when there is none.
- */
-static const char *
-device_name(const struct gpu_device *d)
-{
-	const struct trace *t = d->t;
-
-	for (size_t i = 0; i < t->ndevices; i++)
-		if (t->devices[i].id == d->device)
-			return trace_str(t, t->devices[i].name);
-	if (t->ndevices == 1)
-		return trace_str(t, t->devices[0].name);
-	return "";
-}
-
 /* |[s, e) ∩ [a, b)|, which may not fit int64_t */
 static uint64_t
 overlap(int64_t s, int64_t e, int64_t a, int64_t b)
@@ -484,7 +467,7 @@ set_peak(const struct gpu_device *d, const struct mfu_opts *o,
 {
 	const struct mfu_peak *p;
 
-	*name = device_name(d);
+	*name = d->name != NULL ? d->name : "";    /* read once by metrics_build() */
 	if (o->peak_tflops > 0) {
 		r->has_peak = 1;
 		r->peak_tflops = o->peak_tflops;

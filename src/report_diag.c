@@ -3,8 +3,10 @@
 #include "report_diag.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis.h"
 #include "crossrank.h"
@@ -24,23 +26,72 @@ json_real(FILE *out, double v, const char *fmt)
 		fputs("null", out);
 }
 
-static void
-json_memory(FILE *out, const struct analysis *a)
-{
-	struct memory m;
+/*
+ * What the report says of one analysis besides its metrics: its device's
+ * memory and its findings, built at once on two threads (both only read
+ * the trace and the analysis).
+ */
+struct diag {
+	const struct analysis *a;
+	struct memory m;        /* when a->device >= 0 */
 	struct mem_step *ms;
-	size_t n;
+	size_t nms;
+	struct finding *f;
+	size_t nf;
+};
+
+static void *
+diag_memory(void *arg)
+{
+	struct diag *d = arg;
+
+	memory_build(&d->m, d->a->t, d->a->device);
+	d->nms = memory_steps(&d->m, d->a->t, d->a->steps, d->a->nsteps, &d->ms);
+	return NULL;
+}
+
+static void
+diag_build(struct diag *d, const struct analysis *a)
+{
+	pthread_t th;
+	int threaded = 0;
+
+	memset(d, 0, sizeof *d);
+	d->a = a;
+	if (a->device >= 0 &&
+	    !(threaded = pthread_create(&th, NULL, diag_memory, d) == 0))
+		diag_memory(d);
+	/* per rank: its own findings only, so that a rank's entry is the same
+	 * alone or among others; the straggler is in cross_rank */
+	d->nf = findings_find(a, NULL, 0, &d->f);
+	if (threaded)
+		pthread_join(th, NULL);
+}
+
+static void
+diag_free(struct diag *d)
+{
+	free(d->ms);
+	memory_free(&d->m);
+	free(d->f);
+}
+
+static void
+json_memory(FILE *out, const struct diag *d)
+{
+	const struct analysis *a = d->a;
+	const struct memory *mp = &d->m;
+	const struct mem_step *ms = d->ms;
+	size_t n = d->nms;
 	double wa = 0, wr = 0;
 	int has_w;
 
-	memory_build(&m, a->t, a->device);
-	n = memory_steps(&m, a->t, a->steps, a->nsteps, &ms);
-	has_w = a->has_window && memory_peak(&m, a->start_ns, a->end_ns, &wa, &wr);
+	has_w = a->has_window && memory_peak(mp, a->start_ns, a->end_ns, &wa, &wr);
 	fprintf(out, ",\n      \"memory\": {\"device\": %d, \"samples\": %zu,"
-	    " \"peak_allocated_bytes\": ", a->device, m.n);
-	json_real(out, m.peak_allocated, "%.0f");
+	    " \"peak_allocated_bytes\": ", a->device, mp->n);
+	json_real(out, mp->peak_allocated, "%.0f");
 	fputs(", \"peak_reserved_bytes\": ", out);
-	json_real(out, m.peak_reserved, "%.0f");
+	json_real(out, mp->peak_reserved, "%.0f");
 	fputs(", \"window_peak_allocated_bytes\": ", out);
 	if (has_w)
 		json_real(out, wa, "%.0f");
@@ -78,8 +129,6 @@ json_memory(FILE *out, const struct analysis *a)
 		    p->frees, p->alloc_call_ns, p->churn ? "true" : "false");
 	}
 	fputs(n ? "\n        ]}" : "]}", out);
-	free(ms);
-	memory_free(&m);
 }
 
 /* Writes f[0..n) as a JSON array, its lines indented by ind. */
@@ -120,21 +169,18 @@ void
 report_diag_json(FILE *out, const struct analysis *a, const struct crossrank *x,
     size_t part)
 {
-	struct finding *f;
-	size_t n;
+	struct diag d;
 
-	if (a->device >= 0)
-		json_memory(out, a);
-	else
-		fputs(",\n      \"memory\": null", out);
-	/* per rank: its own findings only, so that a rank's entry is the same
-	 * alone or among others; the straggler is in cross_rank */
 	(void)x;
 	(void)part;
-	n = findings_find(a, NULL, 0, &f);
+	diag_build(&d, a);
+	if (a->device >= 0)
+		json_memory(out, &d);
+	else
+		fputs(",\n      \"memory\": null", out);
 	fputs(",\n      \"findings\": ", out);
-	json_findings(out, f, n, "      ");
-	free(f);
+	json_findings(out, d.f, d.nf, "      ");
+	diag_free(&d);
 }
 
 static const char *
@@ -156,76 +202,6 @@ gib(char *buf, size_t size, double bytes)
 	else
 		snprintf(buf, size, "%.1f MiB", bytes / (1024.0 * 1024));
 	return buf;
-}
-
-void
-report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
-    size_t part, int64_t origin_ns)
-{
-	struct finding *f;
-	size_t n;
-	char b1[32], b2[32];
-
-	if (a->device >= 0) {
-		struct memory m;
-		struct mem_step *ms;
-		size_t ns, churn = 0, calls = 0;
-
-		memory_build(&m, a->t, a->device);
-		ns = memory_steps(&m, a->t, a->steps, a->nsteps, &ms);
-		for (size_t i = 0; i < ns; i++) {
-			calls += ms[i].mallocs + ms[i].frees;
-			churn += ms[i].churn;
-		}
-		if (m.n > 0 || calls > 0) {
-			fprintf(out, "  memory: %zu samples", m.n);
-			if (m.n > 0)
-				fprintf(out, ", peak allocated %s, reserved %s",
-				    gib(b1, sizeof b1, m.peak_allocated),
-				    gib(b2, sizeof b2, m.peak_reserved));
-			fprintf(out, "; %zu cudaMalloc/cudaFree calls in steps, %zu "
-			    "steps with churn\n", calls, churn);
-		}
-		free(ms);
-		memory_free(&m);
-	}
-	(void)x;                /* the straggler is in the cross-rank section */
-	(void)part;
-	n = findings_find(a, NULL, 0, &f);
-	if (n == 0) {
-		fputs("  findings: none\n", out);
-		return;
-	}
-	fputs("  findings:\n", out);
-	for (size_t i = 0; i < n; i++) {
-		const struct finding *p = &f[i];
-
-		fprintf(out, "    [%s] %s: ", findings_severity_name(p->severity),
-		    findings_kind_id(p->kind));
-		report_text_str(out, p->summary);
-		fputs("\n", out);
-		for (size_t k = 0; k < p->nranges && k < 3; k++)
-			fprintf(out, "%s+%s (%s)%s", k ? ", " : "      at ",
-			    rel(b1, sizeof b1, p->ranges[k].start_ns, origin_ns),
-			    units_format(b2, sizeof b2,
-			    p->ranges[k].end_ns - p->ranges[k].start_ns),
-			    k + 1 == p->nranges || k == 2 ? "\n" : "");
-		fputs("      remedy: ", out);
-		report_text_str(out, p->remedy);
-		fputs("\n", out);
-	}
-	free(f);
-}
-
-void
-report_diag_cross_json(FILE *out, const struct crossrank *x)
-{
-	struct finding *f;
-	size_t n = findings_cross(x, &f);
-
-	fputs(",\n    \"findings\": ", out);
-	json_findings(out, f, n, "    ");
-	free(f);
 }
 
 /* Writes the findings f[0..n) as text; times relative to origin_ns. */
@@ -253,6 +229,54 @@ text_findings(FILE *out, const struct finding *f, size_t n, int64_t origin_ns,
 		fputs("\n", out);
 	}
 }
+
+void
+report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
+    size_t part, int64_t origin_ns)
+{
+	struct diag d;
+	char b1[32], b2[32];
+
+	(void)x;                /* the straggler is in the cross-rank section */
+	(void)part;
+	diag_build(&d, a);
+	if (a->device >= 0) {
+		size_t churn = 0, calls = 0;
+
+		for (size_t i = 0; i < d.nms; i++) {
+			calls += d.ms[i].mallocs + d.ms[i].frees;
+			churn += d.ms[i].churn;
+		}
+		if (d.m.n > 0 || calls > 0) {
+			fprintf(out, "  memory: %zu samples", d.m.n);
+			if (d.m.n > 0)
+				fprintf(out, ", peak allocated %s, reserved %s",
+				    gib(b1, sizeof b1, d.m.peak_allocated),
+				    gib(b2, sizeof b2, d.m.peak_reserved));
+			fprintf(out, "; %zu cudaMalloc/cudaFree calls in steps, %zu "
+			    "steps with churn\n", calls, churn);
+		}
+	}
+	if (d.nf == 0) {
+		fputs("  findings: none\n", out);
+	} else {
+		fputs("  findings:\n", out);
+		text_findings(out, d.f, d.nf, origin_ns, "    ");
+	}
+	diag_free(&d);
+}
+
+void
+report_diag_cross_json(FILE *out, const struct crossrank *x)
+{
+	struct finding *f;
+	size_t n = findings_cross(x, &f);
+
+	fputs(",\n    \"findings\": ", out);
+	json_findings(out, f, n, "    ");
+	free(f);
+}
+
 
 void
 report_diag_cross_text(FILE *out, const struct crossrank *x)
