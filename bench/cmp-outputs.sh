@@ -1,13 +1,15 @@
 #!/bin/bash
 # cmp-outputs.sh OLD NEW [TRACE...]: runs two gantty binaries on each trace
-# (default: tests/fixtures and /work/shared/corpus, every .json and .json.gz)
+# (default: tests/fixtures and ../shared/corpus or $GANTTY_CORPUS, every
+# .json and .json.gz)
 # in six modes (--report json/text/csv, three --render frames) and names
 # every trace and mode whose output or exit status differ.  Exit 1 if any.
 OLD=$1 NEW=$2
 shift 2
 fail=0
 if [ $# -eq 0 ]; then
-	set -- $(find "$(dirname "$0")/../tests/fixtures" /work/shared/corpus \
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	set -- $(find "$top/tests/fixtures" "${GANTTY_CORPUS:-$top/../shared/corpus}" \
 	    -name '*.json' -o -name '*.json.gz' 2>/dev/null | sort)
 fi
 for f in "$@"; do
