@@ -11,6 +11,9 @@
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -1154,6 +1157,16 @@ main(int argc, char **argv)
 	int64_t origin = 0, last = 0;
 	regex_t re;
 	char err[1024];
+
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * Arrays of a MB or more get pages of their own, given back when
+	 * freed.  glibc's default raises this threshold up to 32 MB as big
+	 * arrays are freed, after which the analysis's temporary arrays (and
+	 * the second thread's) stay in the heap: 8% more peak memory at 1 GB.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 
 	setlocale(LC_ALL, "");
 	parse_args(argc, argv, &cli);
