@@ -302,6 +302,7 @@ metrics_build(struct gpu_device *d, const struct trace *t, int32_t device,
 			d->name = trace_str(t, t->devices[i].name);
 	if (d->name == NULL)
 		d->name = t->ndevices == 1 ? trace_str(t, t->devices[0].name) : "";
+	d->nnames = t->strs.count;
 	d->min_gap_ns = min_gap_ns > 0 ? min_gap_ns : 0;
 	gather_acts(d);
 
@@ -573,7 +574,7 @@ metrics_top_kernels(const struct gpu_device *d, int64_t a_ns, int64_t b_ns,
 	const struct trace *t = d->t;
 	uint32_t *hit = NULL, *slot;
 	size_t nhit = 0, hcap = 0, ntot = 0, totcap = 0;
-	size_t nslots = (size_t)t->strs.count * 4;      /* (name, class) keys */
+	size_t nslots = (size_t)d->nnames * 4;  /* (name, class) keys */
 	struct kernel_total *tot = NULL;
 
 	if (k == 0 || b_ns <= a_ns || d->ntracks == 0)
@@ -629,7 +630,7 @@ void
 metrics_kernel_index_build(struct kernel_index *ki, const struct gpu_device *d)
 {
 	const struct trace *t = d->t;
-	size_t nslots = (size_t)t->strs.count * 4, n = d->nacts;
+	size_t nslots = (size_t)d->nnames * 4, n = d->nacts;
 	uint32_t *slot, *keyof, *fill;
 	int64_t sum = 0;
 

@@ -69,6 +69,9 @@ struct gpu_device {
 	int32_t device;
 	const char *name;       /* its deviceProperties name: the entry whose id
 	                           is the device, else the only entry, else "" */
+	uint32_t nnames;        /* t's string count when built: every event's
+	                           name is below it (read here once, as
+	                           layers_find() may add names meanwhile) */
 	int64_t min_gap_ns;
 	int64_t first_ns, last_ns;      /* first activity start, last activity end:
 	                                   the default window (0, 0 if none) */
