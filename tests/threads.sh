@@ -1,0 +1,26 @@
+#!/bin/sh
+# The threads: under ThreadSanitizer in .ci/run (a gantty built with
+# -fsanitize=thread), plainly in make check: two halves of one file, an error after the
+# middle, the cache's checksum thread, the analysis's two threads, the
+# viewer's first frame, gzip with three threads and two ranks loaded at
+# once.  Any race ends the run (exit 66).  Usage: GANTTY=... GEN_TRACE=...
+# sh tests/threads.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+export XDG_CACHE_HOME="$tmp/cache" GANTTY_SPLIT_MIN=1
+"$GEN_TRACE" --ranks=2 --seed=5 --target-mb=2 --out="$tmp/g" >/dev/null ||
+	{ echo "gen-trace failed" >&2; exit 1; }
+f=$tmp/g/rank-0.json
+gzip -c "$f" >"$f.gz"
+head -c 1500000 "$f" >"$tmp/cut.json"
+sleep 3         # files modified in the last 2 s are not cached
+expect 0 "two halves" "$GANTTY" --no-cache --report -q "$f"
+expect 0 "two halves, cut after the middle" "$GANTTY" --no-cache --report -q "$tmp/cut.json"
+expect 0 "writing the cache" "$GANTTY" --report -q "$f"
+expect 0 "reading the cache (checksum thread) and analysing" "$GANTTY" -v --report -q --format=json "$f"
+file_has "$tmp/err" "loaded from" "the second run read the cache"
+expect 0 "the first frame" "$GANTTY" --render "$f"
+expect 0 "two ranks at once" "$GANTTY" --no-cache --report -q "$tmp/g"
+expect 0 "gzip, three threads" env GANTTY_LOAD_THREADS=3 "$GANTTY" --no-cache --report -q "$f.gz"
+finish
