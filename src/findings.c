@@ -382,6 +382,31 @@ contains_ci(const char *s, const char *what)
 	return strcasestr(s, what) != NULL;
 }
 
+/*
+ * Whether test holds for the name of id, each name tested once: a trace
+ * repeats a few thousand names millions of times.  v[id]: 0 not tested
+ * yet, 1 no, 2 yes; free v after.
+ */
+struct name_memo {
+	uint8_t *v;
+	int (*test)(const char *name);
+};
+
+static void
+memo_init(struct name_memo *m, const struct trace *t, int (*test)(const char *))
+{
+	m->v = xcalloc(t->strs.count ? t->strs.count : 1, 1);
+	m->test = test;
+}
+
+static int
+memo_has(struct name_memo *m, const struct trace *t, uint32_t id)
+{
+	if (m->v[id] == 0)
+		m->v[id] = m->test(trace_str(t, id)) ? 2 : 1;
+	return m->v[id] == 2;
+}
+
 enum { COLL_AG, COLL_RS, COLL_AR, COLL_A2A, COLL_OTHER, COLL_KINDS };
 
 static int
@@ -746,6 +771,12 @@ rule_churn(struct list *l, const struct ctx *c)
 	f->nranges = nr;
 }
 
+static int
+is_dataloader_next(const char *name)
+{
+	return strstr(name, "DataLoader") != NULL && strstr(name, "__next__") != NULL;
+}
+
 static void
 rule_dataloader(struct list *l, const struct ctx *c)
 {
@@ -756,18 +787,17 @@ rule_dataloader(struct list *l, const struct ctx *c)
 	struct ivset u;
 	int64_t total, between = 0;
 	struct finding *f;
+	struct name_memo dl;
 	char b1[32], b2[32];
 
+	memo_init(&dl, t, is_dataloader_next);
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
-		const char *name;
 		int64_t x, y;
 
 		if (e->ph != 'X' || (e->flags & EVF_ACTIVITY) ||
-		    t->tracks[e->track].kind != TRACK_CPU)
-			continue;
-		name = trace_str(t, e->name);
-		if (strstr(name, "DataLoader") == NULL || strstr(name, "__next__") == NULL)
+		    t->tracks[e->track].kind != TRACK_CPU ||
+		    !memo_has(&dl, t, e->name))
 			continue;
 		x = e->ts_ns < c->c0 ? c->c0 : e->ts_ns;
 		y = event_end(e) > c->c1 ? c->c1 : event_end(e);
@@ -778,6 +808,7 @@ rule_dataloader(struct list *l, const struct ctx *c)
 		iv[niv].end_ns = y;
 		niv++;
 	}
+	free(dl.v);
 	memset(&u, 0, sizeof u);
 	ivset_build(&u, iv, niv);
 	free(iv);
@@ -1018,13 +1049,17 @@ rule_attention(struct list *l, const struct ctx *c)
 	struct ival r[FINDINGS_MAX_RANGES];
 	size_t nr = 0;
 	struct finding *f;
+	struct name_memo fused;
 
+	memo_init(&fused, t, is_fused_attention);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 
 		if (e->cls == CLASS_COMPUTE && e->ts_ns >= c->w0 && e->ts_ns < c->w1 &&
-		    is_fused_attention(trace_str(t, e->name)))
+		    memo_has(&fused, t, e->name)) {
+			free(fused.v);
 			return;
+		}
 	}
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
@@ -1033,9 +1068,11 @@ rule_attention(struct list *l, const struct ctx *c)
 		if (e->ph != 'X' || t->cat_kinds[e->cat] != CAT_CPU_OP ||
 		    e->ts_ns < c->c0 || e->ts_ns >= c->c1)
 			continue;
-		name = trace_str(t, e->name);
-		if (is_fused_attention(name))
+		if (memo_has(&fused, t, e->name)) {
+			free(fused.v);
 			return;
+		}
+		name = trace_str(t, e->name);
 		if (is_bmm(t, e))
 			nmm++;
 		if (strcmp(name, "aten::_softmax") != 0 ||
@@ -1049,6 +1086,7 @@ rule_attention(struct list *l, const struct ctx *c)
 			nr++;
 		}
 	}
+	free(fused.v);
 	if (nsoft < FINDINGS_ATTN_MIN_SOFTMAX)
 		return;
 	f = add(l, FIND_ATTENTION_UNFUSED, SEV_WARNING,
