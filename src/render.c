@@ -1320,7 +1320,7 @@ draw_steps(struct rctx *c)
 		size_t s0 = (size_t)k * an->nsteps / (size_t)cells;
 		size_t s1 = (size_t)(k + 1) * an->nsteps / (size_t)cells;
 		int64_t t = 0;
-		int outlier = 0, inview = 0, sel = 0, lvl;
+		int outlier = 0, inview = 0, sel = 0, base = 0, lvl;
 		enum role role;
 		uint32_t ch;
 
@@ -1332,6 +1332,9 @@ draw_steps(struct rctx *c)
 			outlier |= an->steps[i].outlier;
 			inview |= (long)i >= first_in && (long)i <= last_in;
 			sel |= v->sel == SEL_STEP && v->sel_index == (long)i;
+			/* b's baseline step, where it is one of this rank's */
+			base |= !v->compare && v->base_step == (long)i &&
+			    v->base_rank == v->rank;
 		}
 		lvl = max > 0 ? (int)((t * c->gl->step_levels + max - 1) / max) : 1;
 		if (lvl < 1)
@@ -1343,6 +1346,8 @@ draw_steps(struct rctx *c)
 			ch = c->gl->outlier;
 		role = sel ? ROLE_SELECTED : outlier ? ROLE_OUTLIER :
 		    inview ? ROLE_STEP : ROLE_DEFAULT;
+		if (base)
+			ch = 'A';       /* the baseline, in every glyph set */
 		grid_put(c->g, c->x0 + k, y, ch, role);
 	}
 
