@@ -820,15 +820,112 @@ intern_arg(struct trace *t, json_object *args, const char *key)
 	return s ? strtab_intern(&t->strs, s, len) : 0;
 }
 
-/* Keeps what the analysis needs from args; returns its index or EV_NONE. */
-static uint32_t
-take_args(struct trace *t, json_object *args, int is_memory)
+/*
+ * The args object of one event as either decoder holds it: json-c's object
+ * (obj), else jscan's decoded fields (f).  Both are read by field id
+ * (jscan.h) with the same rules, so the two decoders keep the same args.
+ */
+struct arg_src {
+	struct trace *t;
+	json_object *obj;
+	const struct jval *f;
+};
+
+static const char *const field_key[JF_COUNT] = {
+#define X(id, inargs, key) [id] = key,
+	JSCAN_FIELDS(X)
+#undef X
+};
+
+static int jv_int(struct trace *t, const struct jval *v, int64_t *out);
+static int jv_double(const struct jval *v, double *out);
+static uint32_t jv_intern(struct trace *t, const struct jval *v);
+
+static int
+src_int(const struct arg_src *s, int field, int64_t *out)
 {
+	return s->obj != NULL ? get_int(s->t, s->obj, field_key[field], out) :
+	    jv_int(s->t, &s->f[field], out);
+}
+
+static int
+src_double(const struct arg_src *s, int field, double *out)
+{
+	return s->obj != NULL ? get_double(s->obj, field_key[field], out) :
+	    jv_double(&s->f[field], out);
+}
+
+static uint32_t
+src_intern(const struct arg_src *s, int field)
+{
+	return s->obj != NULL ? intern_arg(s->t, s->obj, field_key[field]) :
+	    jv_intern(s->t, &s->f[field]);
+}
+
+/* Keeps what the analysis needs from an args object; its index or EV_NONE. */
+static uint32_t
+args_take(const struct arg_src *s, int is_memory)
+{
+	struct trace *t = s->t;
 	struct event_args a;
 	struct arg_nums nums = ARG_NUMS_NONE;
 	struct comm_args c;
 	int64_t n;
 	int any = 0;
+
+	memset(&a, 0, sizeof a);
+	a.correlation = a.external_id = ID_NONE;
+	a.device = a.stream = -1;
+	a.comm = EV_NONE;
+	if (src_int(s, JA_CORRELATION, &n) > 0)
+		a.correlation = n, any = 1;
+	if (src_int(s, JA_EXTERNAL_ID, &n) > 0 || src_int(s, JA_EXTERNAL_ID_LC, &n) > 0)
+		a.external_id = n, any = 1;
+	if (src_int(s, JA_DEVICE, &n) > 0 && n >= 0 && n <= INT32_MAX)
+		a.device = (int32_t)n, any = 1;
+	if (src_int(s, JA_STREAM, &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
+		a.stream = (int32_t)n, any = 1;
+	if (src_double(s, JA_FLOPS, &nums.flops))
+		any = 1;
+	if (is_memory && src_double(s, JA_TOTAL_ALLOCATED, &nums.value))
+		any = 1;
+	if (is_memory) {
+		int64_t type;
+
+		/* reserved takes flops' place: a [memory] event has no FLOPs,
+		 * and no External id that would make mfu.c read them */
+		a.external_id = ID_NONE;
+		nums.flops = 0;
+		if (src_double(s, JA_TOTAL_RESERVED, &nums.flops))
+			any = 1;
+		if (src_int(s, JA_DEVICE_ID, &n) > 0 && n >= 0 && n <= INT32_MAX &&
+		    !(src_int(s, JA_DEVICE_TYPE, &type) > 0 && type == 0))
+			a.device = (int32_t)n, any = 1;
+	}
+
+	memset(&c, 0, sizeof c);
+	c.collective = src_intern(s, JA_COLLECTIVE);
+	if (c.collective != 0) {
+		c.pg_name = src_intern(s, JA_PG_NAME);
+		c.dtype = src_intern(s, JA_DTYPE);
+		c.group_size = src_int(s, JA_GROUP_SIZE, &n) > 0 ? (int32_t)n : -1;
+		c.in_nelems = src_int(s, JA_IN_NELEMS, &n) > 0 ? n : -1;
+		c.out_nelems = src_int(s, JA_OUT_NELEMS, &n) > 0 ? n : -1;
+		if (src_int(s, JA_SEQ_UC, &n) > 0 || src_int(s, JA_SEQ, &n) > 0)
+			c.seq = n;
+		else
+			c.seq = -1;
+		a.comm = trace_add_comm(t, &c);
+		any = 1;
+	}
+	return any ? trace_add_args(t, &a, &nums) : EV_NONE;
+}
+
+/* Keeps what the analysis needs from args; returns its index or EV_NONE. */
+static uint32_t
+take_args(struct trace *t, json_object *args, int is_memory)
+{
+	struct arg_src src = { t, args, NULL };
 
 	if (args == NULL || !json_object_is_type(args, json_type_object))
 		return EV_NONE;
@@ -840,54 +937,7 @@ take_args(struct trace *t, json_object *args, int is_memory)
 		    json_object_get_uint64(val) > (uint64_t)INT64_MAX)
 			t->warn.int_overflow++;
 	}
-	memset(&a, 0, sizeof a);
-	a.correlation = a.external_id = ID_NONE;
-	a.device = a.stream = -1;
-	a.comm = EV_NONE;
-	if (get_int(t, args, "correlation", &n) > 0)
-		a.correlation = n, any = 1;
-	if (get_int(t, args, "External id", &n) > 0 ||
-	    get_int(t, args, "external id", &n) > 0)
-		a.external_id = n, any = 1;
-	if (get_int(t, args, "device", &n) > 0 && n >= 0 && n <= INT32_MAX)
-		a.device = (int32_t)n, any = 1;
-	if (get_int(t, args, "stream", &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
-		a.stream = (int32_t)n, any = 1;
-	if (get_double(args, "flops", &nums.flops))
-		any = 1;
-	if (is_memory && get_double(args, "Total Allocated", &nums.value))
-		any = 1;
-	if (is_memory) {
-		int64_t type;
-
-		/* reserved takes flops' place: a [memory] event has no FLOPs,
-		 * and no External id that would make mfu.c read them */
-		a.external_id = ID_NONE;
-		nums.flops = 0;
-		if (get_double(args, "Total Reserved", &nums.flops))
-			any = 1;
-		if (get_int(t, args, "Device Id", &n) > 0 && n >= 0 &&
-		    n <= INT32_MAX && !(get_int(t, args, "Device Type", &type) > 0 &&
-		    type == 0))
-			a.device = (int32_t)n, any = 1;
-	}
-
-	memset(&c, 0, sizeof c);
-	c.collective = intern_arg(t, args, "Collective name");
-	if (c.collective != 0) {
-		c.pg_name = intern_arg(t, args, "Process Group Name");
-		c.dtype = intern_arg(t, args, "dtype");
-		c.group_size = get_int(t, args, "Group size", &n) > 0 ? (int32_t)n : -1;
-		c.in_nelems = get_int(t, args, "In msg nelems", &n) > 0 ? n : -1;
-		c.out_nelems = get_int(t, args, "Out msg nelems", &n) > 0 ? n : -1;
-		if (get_int(t, args, "Seq", &n) > 0 || get_int(t, args, "seq", &n) > 0)
-			c.seq = n;
-		else
-			c.seq = -1;
-		a.comm = trace_add_comm(t, &c);
-		any = 1;
-	}
-	return any ? trace_add_args(t, &a, &nums) : EV_NONE;
+	return args_take(&src, is_memory);
 }
 
 static uint64_t
@@ -1299,62 +1349,12 @@ jv_intern(struct trace *t, const struct jval *v)
 static uint32_t
 take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 {
-	struct event_args a;
-	struct arg_nums nums = ARG_NUMS_NONE;
-	struct comm_args c;
-	int64_t n;
-	int any = 0;
+	struct arg_src src = { t, NULL, f };
 
 	if (f[JF_ARGS].type != JV_OBJECT)
 		return EV_NONE;
 	/* jscan declined integers beyond int64 in args: nothing to count */
-	memset(&a, 0, sizeof a);
-	a.correlation = a.external_id = ID_NONE;
-	a.device = a.stream = -1;
-	a.comm = EV_NONE;
-	if (jv_int(t, &f[JA_CORRELATION], &n) > 0)
-		a.correlation = n, any = 1;
-	if (jv_int(t, &f[JA_EXTERNAL_ID], &n) > 0 ||
-	    jv_int(t, &f[JA_EXTERNAL_ID_LC], &n) > 0)
-		a.external_id = n, any = 1;
-	if (jv_int(t, &f[JA_DEVICE], &n) > 0 && n >= 0 && n <= INT32_MAX)
-		a.device = (int32_t)n, any = 1;
-	if (jv_int(t, &f[JA_STREAM], &n) > 0 && n >= INT32_MIN && n <= INT32_MAX)
-		a.stream = (int32_t)n, any = 1;
-	if (jv_double(&f[JA_FLOPS], &nums.flops))
-		any = 1;
-	if (is_memory && jv_double(&f[JA_TOTAL_ALLOCATED], &nums.value))
-		any = 1;
-	if (is_memory) {
-		int64_t type;
-
-		/* as take_args(): reserved takes flops' place */
-		a.external_id = ID_NONE;
-		nums.flops = 0;
-		if (jv_double(&f[JA_TOTAL_RESERVED], &nums.flops))
-			any = 1;
-		if (jv_int(t, &f[JA_DEVICE_ID], &n) > 0 && n >= 0 &&
-		    n <= INT32_MAX && !(jv_int(t, &f[JA_DEVICE_TYPE], &type) > 0 &&
-		    type == 0))
-			a.device = (int32_t)n, any = 1;
-	}
-
-	memset(&c, 0, sizeof c);
-	c.collective = jv_intern(t, &f[JA_COLLECTIVE]);
-	if (c.collective != 0) {
-		c.pg_name = jv_intern(t, &f[JA_PG_NAME]);
-		c.dtype = jv_intern(t, &f[JA_DTYPE]);
-		c.group_size = jv_int(t, &f[JA_GROUP_SIZE], &n) > 0 ? (int32_t)n : -1;
-		c.in_nelems = jv_int(t, &f[JA_IN_NELEMS], &n) > 0 ? n : -1;
-		c.out_nelems = jv_int(t, &f[JA_OUT_NELEMS], &n) > 0 ? n : -1;
-		if (jv_int(t, &f[JA_SEQ_UC], &n) > 0 || jv_int(t, &f[JA_SEQ], &n) > 0)
-			c.seq = n;
-		else
-			c.seq = -1;
-		a.comm = trace_add_comm(t, &c);
-		any = 1;
-	}
-	return any ? trace_add_args(t, &a, &nums) : EV_NONE;
+	return args_take(&src, is_memory);
 }
 
 /* take_metadata() */
