@@ -634,6 +634,44 @@ get_str(json_object *obj, const char *key, size_t *len)
 }
 
 /* An integer argument: 1 found, 0 absent, -1 beyond int64. */
+/*
+ * An integer given as a string ("12"): 1 with *out, 0 when s is not one,
+ * -1 (counted) beyond int64.  Both decoders' getters use it.
+ */
+static int
+text_int(struct trace *t, const char *s, int64_t *out)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(s, &end, 10);
+	if (end == s || *end != '\0')
+		return 0;
+	if (errno == ERANGE) {
+		t->warn.int_overflow++;
+		return -1;
+	}
+	*out = n;
+	return 1;
+}
+
+/* Whether the string id s is a decimal integer (then *id is it). */
+static int
+text_id(const char *s, int64_t *id)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 ||
+	    !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')))
+		return 0;
+	*id = n;
+	return 1;
+}
+
 static int
 get_int(struct trace *t, json_object *obj, const char *key, int64_t *out)
 {
@@ -656,22 +694,8 @@ get_int(struct trace *t, json_object *obj, const char *key, int64_t *out)
 		*out = (int64_t)d;
 		return 1;
 	}
-	case json_type_string: {
-		const char *s = json_object_get_string(v);
-		char *end;
-		long long n;
-
-		errno = 0;
-		n = strtoll(s, &end, 10);
-		if (end == s || *end != '\0')
-			return 0;
-		if (errno == ERANGE) {
-			t->warn.int_overflow++;
-			return -1;
-		}
-		*out = n;
-		return 1;
-	}
+	case json_type_string:
+		return text_int(t, json_object_get_string(v), out);
 	default:
 		return 0;
 	}
@@ -787,17 +811,8 @@ get_id(json_object *obj, const char *key, int64_t *id)
 	}
 	if (json_object_is_type(v, json_type_string)) {
 		const char *s = json_object_get_string(v);
-		char *end;
-		long long n;
 
-		errno = 0;
-		n = strtoll(s, &end, 10);
-		if (*s != '\0' && *end == '\0' && errno == 0 &&
-		    (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) {
-			*id = n;
-			return NULL;
-		}
-		return s;
+		return text_id(s, id) ? NULL : s;
 	}
 	return NULL;
 }
@@ -1225,21 +1240,8 @@ jv_int(struct trace *t, const struct jval *v, int64_t *out)
 		*out = (int64_t)d;
 		return 1;
 	}
-	case JV_STRING: {
-		char *end;
-		long long n;
-
-		errno = 0;
-		n = strtoll(v->s, &end, 10);
-		if (end == v->s || *end != '\0')
-			return 0;
-		if (errno == ERANGE) {
-			t->warn.int_overflow++;
-			return -1;
-		}
-		*out = n;
-		return 1;
-	}
+	case JV_STRING:
+		return text_int(t, v->s, out);
 	default:
 		return 0;
 	}
@@ -1320,18 +1322,7 @@ jv_id(const struct jval *v, int64_t *id)
 	if (v->type == JV_INT) {
 		*id = v->i;
 	} else if (v->type == JV_STRING) {
-		const char *s = v->s;
-		char *end;
-		long long n;
-
-		errno = 0;
-		n = strtoll(s, &end, 10);
-		if (*s != '\0' && *end == '\0' && errno == 0 &&
-		    (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) {
-			*id = n;
-			return NULL;
-		}
-		return s;
+		return text_id(v->s, id) ? NULL : v->s;
 	}
 	return NULL;
 }
@@ -1345,7 +1336,7 @@ jv_intern(struct trace *t, const struct jval *v)
 	return s ? strtab_intern(&t->strs, s, len) : 0;
 }
 
-/* take_args() */
+/* take_args() for jscan's fields */
 static uint32_t
 take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 {
