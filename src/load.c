@@ -1046,6 +1046,21 @@ take_metadata(struct trace *t, json_object *obj, const char *name)
 	trace_metadata(t, name, pid, pid_text, tid, tid_text, s, n);
 }
 
+/* Adds the flow endpoint f (its id set) with the rest of its fields. */
+static void
+flow_add(struct trace *t, struct flow *f, int ph, int64_t pid,
+    const char *pid_text, int64_t tid, const char *tid_text, int64_t ts,
+    uint16_t cat, const char *bp)
+{
+	f->ts_ns = ts;
+	f->track = trace_track(t, pid, pid_text, tid, tid_text);
+	f->cat = cat;
+	f->ph = (uint8_t)ph;
+	f->enclosing = bp != NULL && strcmp(bp, "e") == 0;
+	f->event = EV_NONE;
+	trace_add_flow(t, f);
+}
+
 static void
 take_flow(struct trace *t, json_object *obj, int ph, int64_t pid,
     const char *pid_text, int64_t ts, uint16_t cat)
@@ -1069,13 +1084,7 @@ take_flow(struct trace *t, json_object *obj, int ph, int64_t pid,
 		t->warn.missing_fields++;
 		return;
 	}
-	f.ts_ns = ts;
-	f.track = trace_track(t, pid, pid_text, tid, tid_text);
-	f.cat = cat;
-	f.ph = (uint8_t)ph;
-	f.enclosing = bp != NULL && strcmp(bp, "e") == 0;
-	f.event = EV_NONE;
-	trace_add_flow(t, &f);
+	flow_add(t, &f, ph, pid, pid_text, tid, tid_text, ts, cat, bp);
 }
 
 /*
@@ -1394,13 +1403,7 @@ jscan_flow(struct trace *t, const struct jval *f, int ph, int64_t pid,
 		return;
 	}
 	fl.id = f[JF_ID].i;
-	fl.ts_ns = ts;
-	fl.track = trace_track(t, pid, pid_text, tid, tid_text);
-	fl.cat = cat;
-	fl.ph = (uint8_t)ph;
-	fl.enclosing = bp != NULL && strcmp(bp, "e") == 0;
-	fl.event = EV_NONE;
-	trace_add_flow(t, &fl);
+	flow_add(t, &fl, ph, pid, pid_text, tid, tid_text, ts, cat, bp);
 }
 
 /*
