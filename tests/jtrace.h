@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "load.h"
+#include "metrics.h"
 #include "trace.h"
 
 #define J_UNUSED __attribute__((unused))
@@ -111,6 +113,19 @@ j_load(struct trace *t)
 	rc = load_trace(t, path, NULL, &err);
 	unlink(path);
 	cr_assert_eq(rc, 0, "load failed: %s", err.msg);
+}
+
+/* The default analysis of one loaded rank (the CLI's without options). */
+static J_UNUSED struct analysis_opts
+j_opts(void)
+{
+	struct analysis_opts o;
+
+	memset(&o, 0, sizeof o);
+	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
+	o.window = WINDOW_DEFAULT;
+	o.ranks_loaded = 1;
+	return o;
 }
 
 #endif

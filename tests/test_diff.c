@@ -54,16 +54,6 @@ fsdp(struct trace *t, int prefetch)
 	j_load(t);
 }
 
-static struct analysis_opts
-opts(void)
-{
-	struct analysis_opts o;
-
-	memset(&o, 0, sizeof o);
-	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
-	o.ranks_loaded = 1;
-	return o;
-}
 
 static void
 zero(const struct diff_metrics *a, const struct diff_metrics *b, const char *what)
@@ -110,7 +100,7 @@ Test(diff, self_is_all_zeros)
 {
 	struct trace t1, t2;
 	struct analysis a1, a2;
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 
 	fsdp(&t1, 0);
 	fsdp(&t2, 0);
@@ -139,7 +129,7 @@ Test(diff, hidden_all_gather_saves_in_its_layer)
 {
 	struct trace ta, tb;
 	struct analysis a, b;
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	struct diff d;
 	const struct diff_layer *l1, *l0;
 	struct diff_metrics dl;
@@ -192,7 +182,7 @@ Test(diff, align_offset_lines_up_the_first_steps)
 {
 	struct trace ta, tb;
 	struct analysis a, b;
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	int64_t off;
 
 	fsdp(&ta, 0);

@@ -64,16 +64,6 @@ gen(struct trace *t, uint64_t seed, int exposed_step)
 	j_load(t);
 }
 
-static struct analysis_opts
-opts(void)
-{
-	struct analysis_opts o;
-
-	memset(&o, 0, sizeof o);
-	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
-	o.ranks_loaded = 1;
-	return o;
-}
 
 static void
 same_metrics(const struct diff_metrics *x, const struct diff_metrics *y,
@@ -217,7 +207,7 @@ Test(difftable, compare_matches_the_oracle_over_the_window)
 {
 	struct trace ta, tb;
 	struct analysis an[2];
-	struct analysis_opts o = opts(), w;
+	struct analysis_opts o = j_opts(), w;
 	const struct difftable *t;
 	struct view v;
 	struct diff d;
@@ -294,7 +284,7 @@ Test(difftable, baseline_step_against_the_step_in_view)
 {
 	struct trace tr;
 	struct analysis an;
-	struct analysis_opts o = opts(), oa, ob;
+	struct analysis_opts o = j_opts(), oa, ob;
 	const struct difftable *t;
 	struct view v;
 	struct diff d;
@@ -363,7 +353,7 @@ Test(difftable, a_step_against_itself_is_all_zeros)
 {
 	struct trace tr;
 	struct analysis an;
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	const struct difftable *t;
 	struct view v;
 	size_t row, top;
@@ -396,7 +386,7 @@ Test(difftable, without_a_baseline_the_first_step_is_a)
 {
 	struct trace tr;
 	struct analysis an;
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	const struct difftable *t;
 	struct view v;
 	size_t row, top;
@@ -443,7 +433,7 @@ Test(difftable, nothing_to_compare_is_said)
 {
 	struct trace tr, tc;
 	struct analysis an, ac;
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	struct view v;
 	char *text;
 

@@ -116,17 +116,6 @@ gen(struct trace *t, const struct sym *s)
 	j_load(t);
 }
 
-static struct analysis_opts
-opts(void)
-{
-	struct analysis_opts o;
-
-	memset(&o, 0, sizeof o);
-	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
-	o.window = WINDOW_DEFAULT;
-	o.ranks_loaded = 1;
-	return o;
-}
 
 struct fx {
 	struct trace t;
@@ -138,7 +127,7 @@ struct fx {
 static void
 fx_run(struct fx *x, const struct sym *s, const struct analysis_opts *o)
 {
-	struct analysis_opts d = opts();
+	struct analysis_opts d = j_opts();
 
 	memset(x, 0, sizeof *x);
 	gen(&x->t, s);
@@ -269,7 +258,7 @@ Test(findings, exposed_all_gather)
 static void
 fx_lone_comm(struct fx *x, int n, long long comm_us, long long compute_us)
 {
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 
 	memset(x, 0, sizeof *x);
 	j_begin();
@@ -398,7 +387,7 @@ Test(findings, sync_that_leaves_the_gpu_busy_is_no_stall)
 	j_load(&x.t);
 	(void)s;
 	{
-		struct analysis_opts o = opts();
+		struct analysis_opts o = j_opts();
 
 		analysis_build(&x.a, &x.t, 0, &o);
 	}
@@ -476,7 +465,7 @@ Test(findings, straggler_rank)
 	struct sym s0 = { .serial = 1 }, s1 = { .serial = 1, .comm_shift = 50 };
 	struct trace t[2];
 	struct analysis an[2];
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	struct crossrank xr;
 	struct finding *f;
 	size_t n;
@@ -556,7 +545,7 @@ Test(findings, attention_with_a_flash_kernel_is_fused)
 Test(findings, low_mfu)
 {
 	struct sym s = { 0 };
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	struct fx x;
 	const struct finding *f;
 
@@ -594,7 +583,7 @@ Test(findings, most_severe_first)
 Test(findings, json_report_lists_them)
 {
 	struct sym s = { .exposed_ag = 1 };
-	struct analysis_opts o = opts();
+	struct analysis_opts o = j_opts();
 	struct fx x;
 	char *buf = NULL;
 	size_t len = 0;
