@@ -2,14 +2,24 @@
 
 #include "analysis.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "job.h"
 #include "trace.h"
 
-/* The window's metrics, top kernels and MFU of a (see analysis_build()). */
+/* The device's memory samples of a (they need nothing else). */
+static void *
+memory_main(void *arg)
+{
+	struct analysis *a = arg;
+
+	memory_build(&a->mem, a->t, a->device);
+	return NULL;
+}
+
+/* The window's metrics, top kernels and MFU of a (after its steps). */
 struct window_job {
 	struct analysis *a;
 	const struct mfu_opts *mo;
@@ -34,6 +44,7 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
     const struct analysis_opts *opts)
 {
 	struct mfu_opts mo = opts->mfu;
+	struct job memory, window;
 
 	memset(a, 0, sizeof *a);
 	a->t = t;
@@ -42,6 +53,16 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 		snprintf(a->problem, sizeof a->problem, "no GPU activity");
 		return;
 	}
+	/*
+	 * Three parts at once, sharing only what they read: the memory (from
+	 * the trace's event lists, reading no string) from the start; the
+	 * window's numbers once the steps are known; the layers here.
+	 * layers_find() interns the layer names (the one write to the trace);
+	 * the others read no string (the device's name was read by
+	 * metrics_build()).
+	 */
+	if (opts->memory)
+		job_start(&memory, memory_main, a);
 	metrics_build(&a->dev, t, device, opts->min_gap_ns);
 	a->nsteps = steps_find(&a->dev, &a->steps);
 
@@ -76,30 +97,23 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 			    "no ProfilerStep#%lld in this trace", (long long)opts->step);
 		break;
 	}
-	if (!a->has_window) {
-		a->nlayers = layers_find(&a->dev, a->steps, a->nsteps,
-		    opts->layer_pattern, &a->layers);
-		return;
-	}
 	if (mo.world_size <= 0)
 		mo.world_size = t->world_size > 0 ? t->world_size : opts->ranks_loaded;
-	/*
-	 * The layers here, the window's numbers in a second thread: they
-	 * share only what is read.  layers_find() interns the layer names
-	 * (the one write to the trace); the window's part reads no string
-	 * (the device's name was read by metrics_build()).
-	 */
 	{
-		struct window_job job = { a, &mo };
-		pthread_t th;
-		int threaded = pthread_create(&th, NULL, window_main, &job) == 0;
+		struct window_job wj = { a, &mo };
 
+		if (a->has_window)
+			job_start(&window, window_main, &wj);
 		a->nlayers = layers_find(&a->dev, a->steps, a->nsteps,
 		    opts->layer_pattern, &a->layers);
-		if (threaded)
-			pthread_join(th, NULL);
-		else
-			window_main(&job);
+		if (a->has_window)
+			job_join(&window);
+	}
+	if (opts->memory) {
+		job_join(&memory);
+		a->nmem_steps = memory_steps(&a->mem, t, a->steps, a->nsteps,
+		    &a->mem_steps);
+		a->has_memory = 1;
 	}
 }
 
@@ -111,6 +125,8 @@ analysis_free(struct analysis *a)
 	metrics_free(&a->dev);
 	free(a->steps);
 	free(a->layers);
+	memory_free(&a->mem);
+	free(a->mem_steps);
 	memset(a, 0, sizeof *a);
 }
 

@@ -1,6 +1,7 @@
 /*
  * analysis — everything gantty computes for one (rank, device), for one
- * window: the metrics, the steps, the layers, MFU and the top kernels.
+ * window: the metrics, the steps, the layers, MFU, the top kernels and, when
+ * asked, the device's memory.
  *
  * It ties the pure modules together (metrics, steps, layers, mfu) so that the
  * report and the viewer ask one place.  An analysis reads its trace, which
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "layers.h"
+#include "memory.h"
 #include "metrics.h"
 #include "mfu.h"
 #include "steps.h"
@@ -35,6 +37,7 @@ struct analysis_opts {
 	struct mfu_opts mfu;            /* world_size <= 0: from the trace */
 	int64_t ranks_loaded;           /* world size when neither the flag
 	                                   nor distributedInfo gives one */
+	int memory;                     /* also build the device's memory */
 };
 
 struct analysis {
@@ -51,6 +54,10 @@ struct analysis {
 	struct mfu_result mfu;
 	struct kernel_total top[METRICS_TOP_K];
 	size_t ntop;
+	int has_memory;         /* opts.memory and a device: the next three built */
+	struct memory mem;
+	struct mem_step *mem_steps;
+	size_t nmem_steps;      /* nsteps */
 	char problem[160];      /* why there is no window, "" otherwise */
 };
 

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "job.h"
 #include "load.h"
 #include "trace.h"
 #include "xalloc.h"
@@ -32,6 +32,9 @@
  *   devices, devices_seen
  *   maxend        every track's index.maxend_ns (track.count entries each)
  *   busy          per track: busy.start_ns[n], end_ns[n], prefix_ns[n + 1]
+ *   byname        start (nnamed + 1 x uint32_t), ev (nevents x uint32_t)
+ *   counts        cat_slices (ncats x uint64_t)
+ *   lists         each of TRACE_LISTS: nlist[k] x uint32_t
  *   stop reason   stoplen bytes, NUL-terminated (0 bytes when none)
  *
  * payload_hash covers every byte after the header; header_hash the header
@@ -64,7 +67,9 @@ struct cache_header {
 	uint64_t pathlen;
 	/* counts */
 	uint64_t nstrs, strbytes, nevents, nargs, nnums, ncomms, flow_count, ntracks, ncats;
-	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, stoplen;
+	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, nnamed, stoplen;
+	uint64_t nlist[TRACE_LISTS];
+	uint64_t nactivities, nlinked;
 	/* header fields of the trace */
 	int64_t world_size, has_distributed, dist_rank, dist_backend;
 	int64_t base_time_ns, has_base_time, legacy_array;
@@ -314,7 +319,15 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	    add_sz(&s, h->ndevices_seen, sizeof(int32_t)) < 0 ||
 	    add_sz(&s, h->nmaxend, sizeof(int64_t)) < 0 ||
 	    add_sz(&s, busy, sizeof(int64_t)) < 0 ||
-	    add_sz(&s, h->stoplen, 1) < 0)
+	    h->nnamed == UINT64_MAX ||
+	    add_sz(&s, h->nnamed + 1, sizeof(uint32_t)) < 0 ||
+	    add_sz(&s, h->nevents, sizeof(uint32_t)) < 0 ||
+	    add_sz(&s, h->ncats, sizeof(uint64_t)) < 0)
+		return -1;
+	for (int k = 0; k < TRACE_LISTS; k++)
+		if (add_sz(&s, h->nlist[k], sizeof(uint32_t)) < 0)
+			return -1;
+	if (add_sz(&s, h->stoplen, 1) < 0)
 		return -1;
 	*size = s;
 	return 0;
@@ -473,6 +486,16 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 		w_i64(w, b->end_ns, b->n, 0);
 		w_i64(w, b->prefix_ns, b->n + 1, 0);
 	}
+	w_put(w, t->byname.start, (h->nnamed + 1) * sizeof *t->byname.start);
+	w_pad(w);
+	w_put(w, t->byname.ev, t->nevents * sizeof *t->byname.ev);
+	w_pad(w);
+	w_put(w, t->cat_slices, t->ncats * sizeof *t->cat_slices);
+	w_pad(w);
+	for (int l = 0; l < TRACE_LISTS; l++) {
+		w_put(w, t->lists[l], t->nlist[l] * sizeof *t->lists[l]);
+		w_pad(w);
+	}
 	if (h->stoplen > 0)
 		w_put(w, t->stop_reason, h->stoplen);
 	w_pad(w);
@@ -530,7 +553,9 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 		say(why, whysize, "the file changed while it loaded");
 		return -1;
 	}
-	if (t->nevents > UINT32_MAX || t->strs.count == 0) {
+	if (t->nevents > UINT32_MAX || t->strs.count == 0 ||
+	    t->byname.start == NULL || t->byname.nnames > t->strs.count ||
+	    t->cat_slices == NULL) {
 		say(why, whysize, "the model cannot be cached");
 		return -1;
 	}
@@ -568,6 +593,11 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 		h.nmaxend += t->tracks[i].index.n;
 		h.nbusy += t->tracks[i].busy.n;
 	}
+	h.nnamed = t->byname.nnames;
+	for (int l = 0; l < TRACE_LISTS; l++)
+		h.nlist[l] = t->nlist[l];
+	h.nactivities = t->nactivities;
+	h.nlinked = t->nlinked;
 	h.stoplen = t->stop_reason ? strlen(t->stop_reason) + 1 : 0;
 	h.world_size = t->world_size;
 	h.has_distributed = t->has_distributed;
@@ -622,8 +652,7 @@ struct checksum {
 	const void *p;
 	size_t len;
 	uint64_t sum;
-	pthread_t thread;
-	int threaded;
+	struct job job;
 };
 
 static void *
@@ -641,18 +670,14 @@ checksum_start(struct checksum *c, const void *p, size_t len)
 {
 	c->p = p;
 	c->len = len;
-	c->threaded = pthread_create(&c->thread, NULL, checksum_main, c) == 0;
+	job_start(&c->job, checksum_main, c);
 }
 
 /* Waits for the checksum and returns it. */
 static uint64_t
 checksum_end(struct checksum *c)
 {
-	if (c->threaded)
-		pthread_join(c->thread, NULL);
-	else
-		checksum_main(c);
-	c->threaded = 0;
+	job_join(&c->job);
 	return c->sum;
 }
 
@@ -683,6 +708,27 @@ in_time(int64_t v)
 	return v >= -TRACE_TIME_MAX && v <= TRACE_TIME_MAX;
 }
 
+/*
+ * The name index: slices that tile ev, each ascending, of events that
+ * exist.  (That each is of its name is the checksum's to guard: a wrong
+ * one misleads, it cannot read out of bounds.)
+ */
+static int
+validate_byname(const struct byname *x, size_t nevents, char *why,
+    size_t whysize)
+{
+	CHECK(x->start[0] == 0 && x->start[x->nnames] == nevents, "name index");
+	for (uint32_t id = 0; id < x->nnames; id++) {
+		uint32_t a = x->start[id], b = x->start[id + 1];
+
+		CHECK(a <= b && b <= nevents, "name index");
+		for (uint32_t k = a; k < b; k++)
+			CHECK(x->ev[k] < nevents && (k == a || x->ev[k] > x->ev[k - 1]),
+			    "name index");
+	}
+	return 0;
+}
+
 /* Range-checks every index, count and invariant the rest of gantty relies on. */
 static int
 validate(const struct trace *t, char *why, size_t whysize)
@@ -709,19 +755,12 @@ validate(const struct trace *t, char *why, size_t whysize)
 		CHECK(t->args[i].comm == EV_NONE || t->args[i].comm < t->ncomms, "args comm");
 		CHECK(t->args[i].nums == EV_NONE || t->args[i].nums < t->nnums, "args nums");
 	}
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
-
-		CHECK(e->name < nstr && e->track < t->ntracks && e->cat < t->ncats,
-		    "event index");
-		CHECK(e->args == EV_NONE || e->args < t->nargs, "event args");
-		CHECK(e->link == EV_NONE || e->link < t->nevents, "event link");
-		CHECK(e->cls <= CLASS_MEMORY, "event class");
-		CHECK(e->ph == 'X' || e->ph == 'i' || e->ph == 'C', "event phase");
-		/* Both ends lie within +-TRACE_TIME_MAX (the length may not). */
-		CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) &&
-		    e->dur_ns <= TRACE_TIME_MAX - e->ts_ns, "event time");
-	}
+	/*
+	 * Each event is checked with its track, in one pass: the track ranges
+	 * lie in the array, each event's track is the one whose range holds
+	 * it (so the ranges are disjoint) and their counts add up to nevents
+	 * (so they cover it).
+	 */
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
 		const struct ivset *b = &tr->busy;
@@ -736,6 +775,14 @@ validate(const struct trace *t, char *why, size_t whysize)
 			const struct event *e = &t->events[j];
 
 			CHECK(e->track == i && e->depth < tr->rows, "track events");
+			CHECK(e->name < nstr && e->cat < t->ncats, "event index");
+			CHECK(e->args == EV_NONE || e->args < t->nargs, "event args");
+			CHECK(e->link == EV_NONE || e->link < t->nevents, "event link");
+			CHECK(e->cls <= CLASS_MEMORY, "event class");
+			CHECK(e->ph == 'X' || e->ph == 'i' || e->ph == 'C', "event phase");
+			/* Both ends lie within +-TRACE_TIME_MAX (the length may not). */
+			CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) &&
+			    e->dur_ns <= TRACE_TIME_MAX - e->ts_ns, "event time");
 			CHECK(j == tr->first || e->ts_ns >= e[-1].ts_ns, "event order");
 		}
 		covered += tr->count;
@@ -755,7 +802,11 @@ validate(const struct trace *t, char *why, size_t whysize)
 		}
 	}
 	CHECK(covered == t->nevents, "track counts");
-	return 0;
+	for (int k = 0; k < TRACE_LISTS; k++)
+		for (size_t i = 0; i < t->nlist[k]; i++)
+			CHECK(t->lists[k][i] < t->nevents &&
+			    (i == 0 || t->lists[k][i] > t->lists[k][i - 1]), "event lists");
+	return validate_byname(&t->byname, t->nevents, why, whysize);
 }
 
 /* Reads everything after the header; the trace owns what is read. */
@@ -840,6 +891,21 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 		b->n = n;
 	}
 	CHECK(busy_left == 0, "busy sizes");
+	CHECK(h->nnamed <= h->nstrs, "name index size");
+	t->byname.start = r_array(r, h->nnamed + 1, sizeof *t->byname.start);
+	t->byname.ev = r_array(r, h->nevents, sizeof *t->byname.ev);
+	CHECK(!r->failed, "short read");
+	t->byname.nnames = (uint32_t)h->nnamed;
+	t->cat_slices = r_array(r, h->ncats, sizeof *t->cat_slices);
+	CHECK(!r->failed, "short read");
+	for (int k = 0; k < TRACE_LISTS; k++) {
+		CHECK(h->nlist[k] <= h->nevents, "counts");
+		t->lists[k] = r_array(r, h->nlist[k], sizeof *t->lists[k]);
+		CHECK(!r->failed, "short read");
+		t->nlist[k] = h->nlist[k];
+	}
+	t->nactivities = h->nactivities;
+	t->nlinked = h->nlinked;
 	if (h->stoplen > 0) {
 		const char *stop = r_array(r, h->stoplen, 1);
 

@@ -287,7 +287,7 @@ rule_launch(struct list *l, const struct ctx *c)
 {
 	const struct gpu_device *d = c->d;
 	int64_t *durs = NULL, prev_end = INT64_MIN, hole_ns = 0, median;
-	size_t ncomp = 0, cap = 0, separated = 0, nruns = 0;
+	size_t ncomp = 0, separated = 0, nruns = 0;
 	struct ival runs[FINDINGS_MAX_RANGES];
 	int64_t run_s = 0, run_e = 0;
 	size_t run_n = 0;
@@ -310,7 +310,8 @@ rule_launch(struct list *l, const struct ctx *c)
 		is_short = e->cls == CLASS_COMPUTE &&
 		    e->dur_ns <= FINDINGS_LAUNCH_SHORT_NS;
 		if (e->cls == CLASS_COMPUTE) {
-			xgrow(&durs, &cap, ncomp + 1, sizeof *durs);
+			if (durs == NULL)       /* at most one per activity */
+				durs = xreallocarray(NULL, d->nacts, sizeof *durs);
 			durs[ncomp++] = e->dur_ns;
 			if (hole > 0 && hole <= FINDINGS_LAUNCH_GAP_NS)
 				separated++;
@@ -383,28 +384,26 @@ contains_ci(const char *s, const char *what)
 }
 
 /*
- * Whether test holds for the name of id, each name tested once: a trace
- * repeats a few thousand names millions of times.  v[id]: 0 not tested
- * yet, 1 no, 2 yes; free v after.
+ * The events whose names pass test (byname.h), ascending: the rules below
+ * that look for a few named CPU events look at those only.
  */
-struct name_memo {
-	uint8_t *v;
-	int (*test)(const char *name);
-};
-
-static void
-memo_init(struct name_memo *m, const struct trace *t, int (*test)(const char *))
+static size_t
+named(const struct trace *t, int (*test)(const char *, const void *),
+    const void *arg, uint32_t **out)
 {
-	m->v = xcalloc(t->strs.count ? t->strs.count : 1, 1);
-	m->test = test;
+	return byname_select(&t->byname, &t->strs, test, arg, out);
 }
 
 static int
-memo_has(struct name_memo *m, const struct trace *t, uint32_t id)
+has_text(const char *name, const void *text)
 {
-	if (m->v[id] == 0)
-		m->v[id] = m->test(trace_str(t, id)) ? 2 : 1;
-	return m->v[id] == 2;
+	return strstr(name, text) != NULL;
+}
+
+static int
+is_text(const char *name, const void *text)
+{
+	return strcmp(name, text) == 0;
 }
 
 enum { COLL_AG, COLL_RS, COLL_AR, COLL_A2A, COLL_OTHER, COLL_KINDS };
@@ -424,15 +423,28 @@ coll_kind_name(const char *name)
 	return COLL_OTHER;
 }
 
-/* The kind of a COMM activity: by its kernel name, else its collective name. */
+/*
+ * The kind of a COMM activity: by its kernel name, else its collective
+ * name.  memo (one byte per string of the trace's table when d was built,
+ * zeroed) keeps each string's kind + 1: a name is read once.
+ */
 static int
-coll_kind(const struct trace *t, const struct event *e)
+coll_kind(const struct trace *t, uint8_t *memo, const struct event *e)
 {
-	const struct event_args *a = trace_args(t, e);
-	int k = coll_kind_name(trace_str(t, e->name));
+	const struct event_args *a;
+	int k;
 
-	if (k == COLL_OTHER && a != NULL && a->comm != EV_NONE)
-		k = coll_kind_name(trace_str(t, t->comms[a->comm].collective));
+	if (memo[e->name] == 0)
+		memo[e->name] = (uint8_t)(coll_kind_name(trace_str(t, e->name)) + 1);
+	k = memo[e->name] - 1;
+	if (k == COLL_OTHER && (a = trace_args(t, e)) != NULL &&
+	    a->comm != EV_NONE) {
+		uint32_t id = t->comms[a->comm].collective;
+
+		if (memo[id] == 0)
+			memo[id] = (uint8_t)(coll_kind_name(trace_str(t, id)) + 1);
+		k = memo[id] - 1;
+	}
 	return k;
 }
 
@@ -491,6 +503,7 @@ rule_exposed(struct list *l, const struct ctx *c)
 	int top = COLL_AG;
 	char b1[32], b2[32];
 	int n;
+	uint8_t *memo;
 
 	/* the union of the steps' GPU extents (they may overlap) */
 	ext = xcalloc(c->s1 - c->s0 + 1, sizeof *ext);
@@ -519,6 +532,7 @@ rule_exposed(struct list *l, const struct ctx *c)
 	    exposed < FINDINGS_EXPOSED_MIN_NS)
 		return;
 	/* each exposed ns goes to the earliest collective covering it */
+	memo = xcalloc(d->nnames ? d->nnames : 1, 1);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &c->t->events[d->acts[i]];
 		int64_t x = e->ts_ns, y = event_end(e);
@@ -529,10 +543,11 @@ rule_exposed(struct list *l, const struct ctx *c)
 		x = x < covered ? covered : x;
 		y = y > c->w1 ? c->w1 : y;
 		if (y > x) {
-			by[coll_kind(c->t, e)] += ivset_measure(&d->exposed, x, y);
+			by[coll_kind(c->t, memo, e)] += ivset_measure(&d->exposed, x, y);
 			covered = y;
 		}
 	}
+	free(memo);
 	for (int k = 1; k < COLL_KINDS; k++)
 		if (by[k] > by[top])
 			top = k;
@@ -661,9 +676,12 @@ rule_sync(struct list *l, const struct ctx *c)
 	size_t nr = 0;
 	struct finding *f;
 	char b1[32], b2[32], b3[32], b4[32];
+	uint32_t *sel;
+	/* EVF_SYNC: a cuda_runtime call named *Synchronize* (load.c) */
+	size_t nsel = named(t, has_text, "Synchronize", &sel);
 
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
+	for (size_t j = 0; j < nsel; j++) {
+		const struct event *e = &t->events[sel[j]];
 		int64_t after;
 
 		if (!(e->flags & EVF_SYNC) || e->ph != 'X' ||
@@ -686,6 +704,7 @@ rule_sync(struct list *l, const struct ctx *c)
 			longest = e->dur_ns;
 		keep_longest(r, &nr, event_end(e), event_end(e) + after);
 	}
+	free(sel);
 	if (count == 0 || (share(idle, c->step_ns) < FINDINGS_SYNC_SHARE &&
 	    worst < FINDINGS_SYNC_STEP_SHARE))
 		return;
@@ -731,18 +750,16 @@ rule_churn(struct list *l, const struct ctx *c)
 
 	if (c->s1 <= MEMORY_WARMUP_STEPS)
 		return;
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
+	for (size_t j = 0; j < t->nlist[LIST_ALLOC_CALLS]; j++) {
+		const struct event *e = &t->events[t->lists[LIST_ALLOC_CALLS][j]];
 		long k;
 
-		if (e->ph != 'X' || !memory_is_alloc_call(t, (uint32_t)i))
-			continue;
 		k = steps_at(s, c->a->nsteps, e->ts_ns);
 		if (k < 0 || e->ts_ns >= s[k].end_ns || (size_t)k < c->s0 ||
 		    (size_t)k >= c->s1 || k < MEMORY_WARMUP_STEPS)
 			continue;
 		calls++;
-		if (strstr(trace_str(t, e->name), "Free") == NULL)
+		if (!(e->flags & EVF_FREE_CALL))
 			mallocs++;
 		total = sat_add(total, e->dur_ns);
 		if (k != last_step)
@@ -772,8 +789,9 @@ rule_churn(struct list *l, const struct ctx *c)
 }
 
 static int
-is_dataloader_next(const char *name)
+is_dataloader_next(const char *name, const void *arg)
 {
+	(void)arg;
 	return strstr(name, "DataLoader") != NULL && strstr(name, "__next__") != NULL;
 }
 
@@ -787,17 +805,16 @@ rule_dataloader(struct list *l, const struct ctx *c)
 	struct ivset u;
 	int64_t total, between = 0;
 	struct finding *f;
-	struct name_memo dl;
 	char b1[32], b2[32];
+	uint32_t *sel;
+	size_t nsel = named(t, is_dataloader_next, NULL, &sel);
 
-	memo_init(&dl, t, is_dataloader_next);
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
+	for (size_t j = 0; j < nsel; j++) {
+		const struct event *e = &t->events[sel[j]];
 		int64_t x, y;
 
 		if (e->ph != 'X' || (e->flags & EVF_ACTIVITY) ||
-		    t->tracks[e->track].kind != TRACK_CPU ||
-		    !memo_has(&dl, t, e->name))
+		    t->tracks[e->track].kind != TRACK_CPU)
 			continue;
 		x = e->ts_ns < c->c0 ? c->c0 : e->ts_ns;
 		y = event_end(e) > c->c1 ? c->c1 : event_end(e);
@@ -808,7 +825,7 @@ rule_dataloader(struct list *l, const struct ctx *c)
 		iv[niv].end_ns = y;
 		niv++;
 	}
-	free(dl.v);
+	free(sel);
 	memset(&u, 0, sizeof u);
 	ivset_build(&u, iv, niv);
 	free(iv);
@@ -992,8 +1009,9 @@ findings_cross(const struct crossrank *x, struct finding **out)
 }
 
 static int
-is_fused_attention(const char *name)
+is_fused_attention(const char *name, const void *arg)
 {
+	(void)arg;
 	return contains_ci(name, "flash") || contains_ci(name, "fmha") ||
 	    contains_ci(name, "efficient_attention") ||
 	    contains_ci(name, "fused_attention") ||
@@ -1001,12 +1019,25 @@ is_fused_attention(const char *name)
 }
 
 static int
+is_bmm_name(const char *name, const void *arg)
+{
+	(void)arg;
+	return strcmp(name, "aten::bmm") == 0 || strcmp(name, "aten::baddbmm") == 0;
+}
+
+/* A CPU op (not from B/E or an instant) starting in c's CPU window. */
+static int
+is_op_in(const struct ctx *c, const struct event *e)
+{
+	return e->ph == 'X' && c->t->cat_kinds[e->cat] == CAT_CPU_OP &&
+	    e->ts_ns >= c->c0 && e->ts_ns < c->c1;
+}
+
+static int
 is_bmm(const struct trace *t, const struct event *e)
 {
-	const char *name = trace_str(t, e->name);
-
 	return e->ph == 'X' && t->cat_kinds[e->cat] == CAT_CPU_OP &&
-	    (strcmp(name, "aten::bmm") == 0 || strcmp(name, "aten::baddbmm") == 0);
+	    is_bmm_name(trace_str(t, e->name), NULL);
 }
 
 /*
@@ -1049,34 +1080,30 @@ rule_attention(struct list *l, const struct ctx *c)
 	struct ival r[FINDINGS_MAX_RANGES];
 	size_t nr = 0;
 	struct finding *f;
-	struct name_memo fused;
+	uint32_t *sel;
+	size_t nsel = named(t, is_fused_attention, NULL, &sel);
 
-	memo_init(&fused, t, is_fused_attention);
-	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *e = &t->events[d->acts[i]];
+	/* any fused attention kernel of the device, or op, in the window */
+	for (size_t j = 0; j < nsel; j++) {
+		const struct event *e = &t->events[sel[j]];
 
-		if (e->cls == CLASS_COMPUTE && e->ts_ns >= c->w0 && e->ts_ns < c->w1 &&
-		    memo_has(&fused, t, e->name)) {
-			free(fused.v);
+		if (((e->flags & EVF_ACTIVITY) && e->cls == CLASS_COMPUTE &&
+		    trace_event_device(t, e) == d->device && e->ts_ns >= c->w0 &&
+		    e->ts_ns < c->w1) || is_op_in(c, e)) {
+			free(sel);
 			return;
 		}
 	}
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
-		const char *name;
+	free(sel);
+	nsel = named(t, is_bmm_name, NULL, &sel);
+	for (size_t j = 0; j < nsel; j++)
+		nmm += is_op_in(c, &t->events[sel[j]]);
+	free(sel);
+	nsel = named(t, is_text, "aten::_softmax", &sel);
+	for (size_t j = 0; j < nsel; j++) {
+		const struct event *e = &t->events[sel[j]];
 
-		if (e->ph != 'X' || t->cat_kinds[e->cat] != CAT_CPU_OP ||
-		    e->ts_ns < c->c0 || e->ts_ns >= c->c1)
-			continue;
-		if (memo_has(&fused, t, e->name)) {
-			free(fused.v);
-			return;
-		}
-		name = trace_str(t, e->name);
-		if (is_bmm(t, e))
-			nmm++;
-		if (strcmp(name, "aten::_softmax") != 0 ||
-		    !between_bmms(t, (uint32_t)i))
+		if (!is_op_in(c, e) || !between_bmms(t, sel[j]))
 			continue;
 		nsoft++;
 		if (nr < FINDINGS_MAX_RANGES) {
@@ -1086,7 +1113,7 @@ rule_attention(struct list *l, const struct ctx *c)
 			nr++;
 		}
 	}
-	free(fused.v);
+	free(sel);
 	if (nsoft < FINDINGS_ATTN_MIN_SOFTMAX)
 		return;
 	f = add(l, FIND_ATTENTION_UNFUSED, SEV_WARNING,

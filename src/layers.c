@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ivset.h"
+#include "job.h"
 #include "metrics.h"
 #include "runsort.h"
 #include "steps.h"
@@ -39,11 +40,15 @@ struct act_key {
 	int64_t start_ns, end_ns;
 };
 
-/* Activities sorted by key, with an optional min-start / max-end tree. */
+/*
+ * Activities sorted by key, with an optional min-start / max-end tree: a
+ * bottom-up segment tree whose leaves n..2n-1 are a[0..n) (their starts and
+ * ends, read in place) and whose inner nodes 1..n-1 are in tmin and tmax.
+ */
 struct launch_index {
 	size_t n;
 	struct act_key *a;
-	int64_t *tmin, *tmax;   /* 2n nodes, leaves at n..2n-1; NULL if no tree */
+	int64_t *tmin, *tmax;   /* n entries (0 unused); NULL if no tree */
 };
 
 struct ctx {
@@ -108,13 +113,33 @@ add_layer(struct ctx *c, uint32_t name, enum layer_phase phase,
 	return l;
 }
 
-/* Calls each CPU slice (not instants) of the trace: the events layers come from. */
-#define FOR_CPU_SLICES(t, i, e)                                               \
-	for (size_t k_ = 0; k_ < (t)->ntracks; k_++)                          \
-		if ((t)->tracks[k_].kind == TRACK_CPU)                        \
-			for (uint32_t i = (t)->tracks[k_].first;              \
-			    i < (t)->tracks[k_].first + (t)->tracks[k_].count; i++) \
-				if (((e) = &(t)->events[i])->ph == 'X')
+/*
+ * The CPU slices (not instants) whose names pass test, the events layers
+ * come from, in index order (so track by track, each by start): returns
+ * how many and sets *out (malloc'd, NULL when none).
+ */
+static size_t
+cpu_slices_named(const struct ctx *c, int (*test)(const char *, const void *),
+    const void *arg, uint32_t **out)
+{
+	const struct trace *t = c->t;
+	size_t n = byname_select(&t->byname, &t->strs, test, arg, out), k = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct event *e = &t->events[(*out)[j]];
+
+		trace_prefetch(t, *out, j, n);
+		if (e->ph == 'X' && t->tracks[e->track].kind == TRACK_CPU)
+			(*out)[k++] = (*out)[j];
+	}
+	return k;
+}
+
+static int
+has_prefix(const char *name, const void *prefix)
+{
+	return strncmp(name, prefix, strlen(prefix)) == 0;
+}
 
 static uint32_t *
 name_cache(const struct ctx *c)
@@ -150,6 +175,19 @@ in_launch_index(const struct ctx *c, const struct event *e, int comm_only)
 	return !(c->linked && e->link == EV_NONE);
 }
 
+/* Node i (1 <= i < 2n) of x's tree: an inner node, or a leaf of a[]. */
+static inline int64_t
+node_min(const struct launch_index *x, size_t i)
+{
+	return i < x->n ? x->tmin[i] : x->a[i - x->n].start_ns;
+}
+
+static inline int64_t
+node_max(const struct launch_index *x, size_t i)
+{
+	return i < x->n ? x->tmax[i] : x->a[i - x->n].end_ns;
+}
+
 /*
  * Builds x from the device's activities (only its collectives when
  * comm_only): linked ones by launch time when c->linked, else all by their
@@ -171,7 +209,7 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	memset(x, 0, sizeof *x);
 	/* at[p + 1]: how many keys track p has; then where its run starts */
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *e = &t->events[d->acts[i]];
+		const struct event *e = &t->events[d->acts_by_index[i]];
 
 		if (in_launch_index(c, e, comm_only))
 			at[metrics_track_pos(d, e->track) + 1]++;
@@ -181,13 +219,13 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	x->n = at[d->ntracks];
 	x->a = xreallocarray(NULL, x->n ? x->n : 1, sizeof *x->a);
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *e = &t->events[d->acts[i]];
+		const struct event *e = &t->events[d->acts_by_index[i]];
 		struct act_key *k;
 
 		if (!in_launch_index(c, e, comm_only))
 			continue;
 		k = &x->a[at[metrics_track_pos(d, e->track)]++];
-		k->key_ns = c->linked ? t->events[e->link].ts_ns : e->ts_ns;
+		k->key_ns = c->linked ? d->launch_ns[i] : e->ts_ns;
 		k->start_ns = e->ts_ns;
 		k->end_ns = event_end(e);
 	}
@@ -195,15 +233,11 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	runsort(x->a, x->n, sizeof *x->a, act_key_cmp);
 	if (!tree || x->n == 0)
 		return;
-	x->tmin = xreallocarray(NULL, 2 * x->n, sizeof *x->tmin);
-	x->tmax = xreallocarray(NULL, 2 * x->n, sizeof *x->tmax);
-	for (size_t i = 0; i < x->n; i++) {
-		x->tmin[x->n + i] = x->a[i].start_ns;
-		x->tmax[x->n + i] = x->a[i].end_ns;
-	}
+	x->tmin = xreallocarray(NULL, x->n, sizeof *x->tmin);
+	x->tmax = xreallocarray(NULL, x->n, sizeof *x->tmax);
 	for (size_t i = x->n - 1; i >= 1; i--) {
-		x->tmin[i] = min64(x->tmin[2 * i], x->tmin[2 * i + 1]);
-		x->tmax[i] = max64(x->tmax[2 * i], x->tmax[2 * i + 1]);
+		x->tmin[i] = min64(node_min(x, 2 * i), node_min(x, 2 * i + 1));
+		x->tmax[i] = max64(node_max(x, 2 * i), node_max(x, 2 * i + 1));
 	}
 }
 
@@ -216,13 +250,22 @@ launch_index_free(struct launch_index *x)
 	memset(x, 0, sizeof *x);
 }
 
-/* The first index whose key is >= ts_ns. */
+/*
+ * The first index whose key is >= ts_ns, knowing that every key before
+ * from is < ts_ns: galloping from there, O(log d) for an answer d places
+ * on (layers come by start, so each search starts where the last ended).
+ */
 static size_t
-launch_lower_bound(const struct launch_index *x, int64_t ts_ns)
+launch_lower_bound(const struct launch_index *x, int64_t ts_ns, size_t from)
 {
-	size_t lo = 0, hi = x->n;
+	size_t lo = from, hi = from, step = 1;
 
-	while (lo < hi) {
+	while (hi < x->n && x->a[hi].key_ns < ts_ns) {
+		lo = hi + 1;
+		hi = x->n - hi > step ? hi + step : x->n;
+		step *= 2;
+	}
+	while (lo < hi) {       /* keys before lo are < ts_ns; a[hi] >= ts_ns or hi == n */
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (x->a[mid].key_ns < ts_ns)
@@ -235,32 +278,36 @@ launch_lower_bound(const struct launch_index *x, int64_t ts_ns)
 
 /*
  * The extent (first start, last end) of the activities launched in
- * [a_ns, b_ns); returns 0 if there are none.  O(log n).
+ * [a_ns, b_ns); returns 0 if there are none.  *from: as for
+ * launch_lower_bound() with a_ns, and set to its answer.  O(log n).
  */
 static int
 launch_extent(const struct launch_index *x, int64_t a_ns, int64_t b_ns,
-    int64_t *start_ns, int64_t *end_ns)
+    size_t *from, int64_t *start_ns, int64_t *end_ns)
 {
 	size_t l, r;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 
-	if (b_ns <= a_ns || x->n == 0)
+	if (x->n == 0)
 		return 0;
-	l = launch_lower_bound(x, a_ns) + x->n;
-	r = launch_lower_bound(x, b_ns) + x->n;
+	*from = launch_lower_bound(x, a_ns, *from);
+	if (b_ns <= a_ns)
+		return 0;
+	l = *from + x->n;
+	r = launch_lower_bound(x, b_ns, *from) + x->n;
 	if (l >= r)
 		return 0;
 	/* Bottom-up segment tree: [l, r) over the leaves. */
 	for (; l < r; l >>= 1, r >>= 1) {
 		if (l & 1) {
-			lo = min64(lo, x->tmin[l]);
-			hi = max64(hi, x->tmax[l]);
+			lo = min64(lo, node_min(x, l));
+			hi = max64(hi, node_max(x, l));
 			l++;
 		}
 		if (r & 1) {
 			r--;
-			lo = min64(lo, x->tmin[r]);
-			hi = max64(hi, x->tmax[r]);
+			lo = min64(lo, node_min(x, r));
+			hi = max64(hi, node_max(x, r));
 		}
 	}
 	*start_ns = lo;
@@ -328,10 +375,10 @@ own_by_span(struct ctx *c)
 	size_t n = 0, cap = 0;
 
 	launch_index_build(&x, c, 1, 0);
-	for (size_t i = 0; i < c->n && x.n > 0; i++) {
+	for (size_t i = 0, from = 0; i < c->n && x.n > 0; i++) {
 		const struct layer *l = &c->l[i];
-		size_t a = launch_lower_bound(&x, l->cpu_start_ns);
-		size_t b = launch_lower_bound(&x, l->cpu_end_ns);
+		size_t a = from = launch_lower_bound(&x, l->cpu_start_ns, from);
+		size_t b = launch_lower_bound(&x, l->cpu_end_ns, a);
 
 		for (size_t j = a; j < b; j++) {
 			xgrow(&o, &cap, n + 1, sizeof *o);
@@ -543,15 +590,19 @@ static void
 fsdp2_collect(struct ctx *c, struct fsdp2 *f)
 {
 	const struct trace *t = c->t;
-	const struct event *e;
 	struct rec *r = NULL;
-	size_t n = 0, cap = 0;
+	uint32_t *sel;
+	size_t n = 0, cap = 0, nsel = cpu_slices_named(c, has_prefix, "FSDP::", &sel);
 
 	f->fqn = name_cache(c);
 	f->hook = xcalloc(c->nnames, sizeof *f->hook);
-	FOR_CPU_SLICES(t, i, e) {
-		uint32_t fqn;
-		enum hook h = fsdp2_info(c, f, e->name, &fqn);
+	for (size_t j = 0; j < nsel; j++) {
+		uint32_t fqn, i = sel[j];
+		const struct event *e = &t->events[i];
+		enum hook h;
+
+		trace_prefetch(t, sel, j, nsel);
+		h = fsdp2_info(c, f, e->name, &fqn);
 
 		if (h == H_NONE)
 			continue;
@@ -568,6 +619,7 @@ fsdp2_collect(struct ctx *c, struct fsdp2 *f)
 		r[n].ev = i;
 		n++;
 	}
+	free(sel);
 	sort(r, n, sizeof *r, rec_cmp);
 	fsdp2_pair(c, r, n);
 	free(r);
@@ -630,6 +682,12 @@ fsdp2_owner(const struct by_name *bn, size_t n, uint32_t fqn, int64_t ts_ns)
 	return NONE;
 }
 
+/* A hook annotation, for the searches of fsdp2_own(). */
+struct hook_key {
+	int64_t ts_ns, end_ns;
+	uint32_t track, name;
+};
+
 /*
  * FSDP2 own collectives: the collective's launch call lies in an FSDP hook
  * annotation of the layer's fqn (the innermost one holding it).
@@ -640,21 +698,31 @@ fsdp2_own(struct ctx *c, const struct fsdp2 *f)
 	const struct trace *t = c->t;
 	const struct gpu_device *d = c->d;
 	uint32_t *parent, *stack;
+	struct hook_key *hk;
 	struct by_name *bn;
 	size_t depth = 0;
 	struct own *o = NULL;
 	size_t n = 0, cap = 0;
 
-	/* Parents among the hook annotations, per track (they are in index order). */
-	parent = xreallocarray(NULL, f->nhooks, sizeof *parent);
-	stack = xreallocarray(NULL, f->nhooks, sizeof *stack);
+	/*
+	 * The hooks' keys, in index order (so by track, then start), and
+	 * their parents among the hook annotations, per track.
+	 */
+	hk = xreallocarray(NULL, f->nhooks ? f->nhooks : 1, sizeof *hk);
+	parent = xreallocarray(NULL, f->nhooks ? f->nhooks : 1, sizeof *parent);
+	stack = xreallocarray(NULL, f->nhooks ? f->nhooks : 1, sizeof *stack);
 	for (size_t k = 0; k < f->nhooks; k++) {
 		const struct event *e = &t->events[f->hooks[k]];
 
+		trace_prefetch(t, f->hooks, k, f->nhooks);
+		hk[k].ts_ns = e->ts_ns;
+		hk[k].end_ns = event_end(e);
+		hk[k].track = e->track;
+		hk[k].name = e->name;
 		while (depth > 0) {
-			const struct event *top = &t->events[f->hooks[stack[depth - 1]]];
+			const struct hook_key *top = &hk[stack[depth - 1]];
 
-			if (top->track == e->track && event_end(top) > e->ts_ns)
+			if (top->track == e->track && top->end_ns > e->ts_ns)
 				break;
 			depth--;
 		}
@@ -662,7 +730,6 @@ fsdp2_own(struct ctx *c, const struct fsdp2 *f)
 		stack[depth++] = (uint32_t)k;
 	}
 	free(stack);
-
 	bn = xreallocarray(NULL, c->n, sizeof *bn);
 	for (size_t i = 0; i < c->n; i++) {
 		bn[i].name = c->l[i].name;
@@ -671,9 +738,9 @@ fsdp2_own(struct ctx *c, const struct fsdp2 *f)
 		bn[i].end_ns = c->l[i].cpu_end_ns;
 	}
 	sort(bn, c->n, sizeof *bn, by_name_cmp);
-
+	/* the collectives in index order: stream by stream, their launches in order */
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *a = &t->events[d->acts[i]], *launch, *h;
+		const struct event *a = &t->events[d->acts_by_index[i]], *launch;
 		size_t lo = 0, hi = f->nhooks;
 		uint32_t k, layer;
 
@@ -682,7 +749,7 @@ fsdp2_own(struct ctx *c, const struct fsdp2 *f)
 		launch = &t->events[a->link];
 		while (lo < hi) {       /* the last hook at or before the launch */
 			size_t mid = lo + (hi - lo) / 2;
-			const struct event *m = &t->events[f->hooks[mid]];
+			const struct hook_key *m = &hk[mid];
 
 			if (m->track < launch->track || (m->track == launch->track &&
 			    m->ts_ns <= launch->ts_ns))
@@ -697,15 +764,13 @@ fsdp2_own(struct ctx *c, const struct fsdp2 *f)
 		 * (parents share the track).
 		 */
 		k = (uint32_t)(lo - 1);
-		if (t->events[f->hooks[k]].track != launch->track)
+		if (hk[k].track != launch->track)
 			continue;
-		while (k != NONE && event_end(&t->events[f->hooks[k]]) <=
-		    launch->ts_ns)
+		while (k != NONE && hk[k].end_ns <= launch->ts_ns)
 			k = parent[k];
 		if (k == NONE)
 			continue;
-		h = &t->events[f->hooks[k]];
-		layer = fsdp2_owner(bn, c->n, f->fqn[h->name], h->ts_ns);
+		layer = fsdp2_owner(bn, c->n, f->fqn[hk[k].name], hk[k].ts_ns);
 		if (layer == NONE)
 			continue;
 		xgrow(&o, &cap, n + 1, sizeof *o);
@@ -718,6 +783,7 @@ fsdp2_own(struct ctx *c, const struct fsdp2 *f)
 	free(o);
 	free(bn);
 	free(parent);
+	free(hk);
 }
 
 static void
@@ -813,14 +879,17 @@ static void
 fsdp1_collect(struct ctx *c)
 {
 	const struct trace *t = c->t;
-	const struct event *e;
-	uint32_t *kind = name_cache(c);
+	uint32_t *kind = name_cache(c), *sel;
 	struct f1_order *order;
 	struct rec *r = NULL, **stack;
 	size_t n = 0, cap = 0, depth = 0;
+	size_t nsel = cpu_slices_named(c, has_prefix, "FullyShardedDataParallel.", &sel);
 	long stack_step = -1;
 
-	FOR_CPU_SLICES(t, i, e) {
+	for (size_t j = 0; j < nsel; j++) {
+		uint32_t i = sel[j];
+		const struct event *e = &t->events[i];
+
 		if (kind[e->name] == NAME_UNKNOWN)
 			kind[e->name] = (uint32_t)fsdp1_kind(trace_str(t, e->name));
 		if (kind[e->name] == F1_NONE)
@@ -839,6 +908,7 @@ fsdp1_collect(struct ctx *c)
 		r[n].ev = i;
 		n++;
 	}
+	free(sel);
 	free(kind);
 
 	/* Backward: each post_backward_hook closes the latest open pre. */
@@ -902,11 +972,12 @@ module_collect(struct ctx *c)
 {
 	static const char prefix[] = "nn.Module: ";
 	const struct trace *t = c->t;
-	const struct event *e;
-	uint32_t *cache = name_cache(c);
+	uint32_t *cache = name_cache(c), *sel;
+	size_t nsel = cpu_slices_named(c, has_prefix, prefix, &sel);
 
-	FOR_CPU_SLICES(t, i, e) {
-		(void)i;
+	for (size_t j = 0; j < nsel; j++) {
+		const struct event *e = &t->events[sel[j]];
+
 		if (t->cat_kinds[e->cat] != CAT_PYTHON_FUNCTION)
 			continue;
 		if (cache[e->name] == NAME_UNKNOWN) {
@@ -924,18 +995,26 @@ module_collect(struct ctx *c)
 			add_layer(c, cache[e->name], LAYER_FORWARD, LAYER_MODULE,
 			    e->ts_ns, event_end(e));
 	}
+	free(sel);
 	free(cache);
+}
+
+static int
+matches(const char *name, const void *re)
+{
+	return regexec(re, name, 0, NULL, 0) == 0;
 }
 
 static void
 pattern_collect(struct ctx *c, const regex_t *re)
 {
 	const struct trace *t = c->t;
-	const struct event *e;
-	uint32_t *cache = name_cache(c);
+	uint32_t *cache = name_cache(c), *sel;
+	size_t nsel = cpu_slices_named(c, matches, re, &sel);
 
-	FOR_CPU_SLICES(t, i, e) {
-		(void)i;
+	for (size_t j = 0; j < nsel; j++) {
+		const struct event *e = &t->events[sel[j]];
+
 		if (cache[e->name] == NAME_UNKNOWN) {
 			const char *s = trace_str(t, e->name);
 			regmatch_t m[2];
@@ -954,10 +1033,29 @@ pattern_collect(struct ctx *c, const regex_t *re)
 			add_layer(c, cache[e->name], LAYER_SPAN, LAYER_PATTERN,
 			    e->ts_ns, event_end(e));
 	}
+	free(sel);
 	free(cache);
 }
 
 /* ------------------------------------------------------------------ */
+
+/* The own collectives of the layers (after their collection). */
+struct own_job {
+	struct ctx *c;
+	const struct fsdp2 *f;  /* NULL: by span */
+};
+
+static void *
+own_main(void *arg)
+{
+	struct own_job *j = arg;
+
+	if (j->f != NULL)
+		fsdp2_own(j->c, j->f);
+	else
+		own_by_span(j->c);
+	return NULL;
+}
 
 /* Execution order: CPU start, then longer first; then fixed tie-breaks. */
 static int
@@ -983,6 +1081,8 @@ layers_find(const struct gpu_device *d, const struct step *steps,
 	struct ctx c;
 	struct fsdp2 f;
 	struct launch_index x;
+	struct own_job oj;
+	struct job own;
 	int fsdp2 = 0;
 
 	*out = NULL;
@@ -1015,19 +1115,26 @@ layers_find(const struct gpu_device *d, const struct step *steps,
 		return 0;
 	}
 	sort(c.l, c.n, sizeof *c.l, exec_cmp);
-
+	/*
+	 * The own collectives beside the extents: they write other fields of
+	 * the layers, and neither adds a string nor reads one.
+	 */
+	oj.c = &c;
+	oj.f = fsdp2 && c.linked ? &f : NULL;
+	job_start(&own, own_main, &oj);
 	launch_index_build(&x, &c, 0, 1);
-	for (size_t i = 0; i < c.n; i++) {
+	/* by start: each search of the launches goes on from the last */
+	for (size_t i = 0, from = 0; i < c.n; i++) {
 		struct layer *l = &c.l[i];
 		long s = step_index(&c, l->cpu_start_ns);
 
 		l->step = s < 0 ? -1 : steps[s].number;
-		l->has_gpu = launch_extent(&x, l->cpu_start_ns, l->cpu_end_ns,
+		l->has_gpu = launch_extent(&x, l->cpu_start_ns, l->cpu_end_ns, &from,
 		    &l->gpu_start_ns, &l->gpu_end_ns);
 		if (l->has_gpu) {
 			struct window_metrics m;
 
-			metrics_window(d, l->gpu_start_ns, l->gpu_end_ns, &m);
+			metrics_window_sums(d, l->gpu_start_ns, l->gpu_end_ns, &m);
 			l->compute_ns = m.compute_ns;
 			l->comm_ns = m.comm_ns;
 			l->exposed_comm_ns = m.exposed_comm_ns;
@@ -1035,11 +1142,7 @@ layers_find(const struct gpu_device *d, const struct step *steps,
 		}
 	}
 	launch_index_free(&x);
-
-	if (fsdp2 && c.linked)
-		fsdp2_own(&c, &f);
-	else
-		own_by_span(&c);
+	job_join(&own);
 	fsdp2_free(&f);
 	*out = c.l;
 	return c.n;

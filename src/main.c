@@ -1212,6 +1212,9 @@ main(int argc, char **argv)
 		goto out;
 	}
 	cli.opts.ranks_loaded = (int64_t)ntraces;
+	/* the report shows the memory: built beside the layers (the viewer
+	   builds it when asked) */
+	cli.opts.memory = cli.mode == MODE_REPORT;
 	if (cli.align && ntraces > 1) {
 		align_ns = align_traces(traces, ntraces, &cli.opts, &unaligned);
 		origin = traces[0]->start_ns;

@@ -23,18 +23,21 @@ memory_build(struct memory *m, const struct trace *t, int32_t device)
 {
 	size_t cap = 0;
 
+	const uint32_t *ev = t->lists[LIST_MEMORY];
+	size_t nsamples = t->nlist[LIST_MEMORY];
+
 	memset(m, 0, sizeof *m);
 	m->device = device;
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
+	for (size_t j = 0; j < nsamples; j++) {
+		const struct event *e = &t->events[ev[j]];
 		const struct event_args *a;
 		struct arg_nums nums;
 
+		trace_prefetch_args(t, ev, j, nsamples);
 		if (!(e->flags & EVF_INSTANT) || e->args == EV_NONE)
 			continue;
 		a = &t->args[e->args];
-		if (a->device != device ||
-		    strcmp(trace_str(t, e->name), "[memory]") != 0)
+		if (a->device != device)
 			continue;
 		if (m->n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -119,22 +122,13 @@ memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
 	return any;
 }
 
-int
-memory_is_alloc_name(const char *name)
-{
-	/* most calls are cudaLaunchKernel & co: "cuda" and one byte rule them out */
-	if (strncmp(name, "cuda", 4) != 0 || (name[4] != 'M' && name[4] != 'F'))
-		return 0;
-	return strcmp(name, "cudaMalloc") == 0 ||
-	    strcmp(name, "cudaMallocAsync") == 0 ||
-	    strcmp(name, "cudaFree") == 0 || strcmp(name, "cudaFreeAsync") == 0;
-}
-
 size_t
 memory_steps(const struct memory *m, const struct trace *t,
     const struct step *s, size_t n, struct mem_step **out)
 {
 	struct mem_step *ms;
+	const uint32_t *calls = t->lists[LIST_ALLOC_CALLS];
+	size_t ncalls = t->nlist[LIST_ALLOC_CALLS];
 
 	*out = NULL;
 	if (n == 0)
@@ -173,16 +167,14 @@ memory_steps(const struct memory *m, const struct trace *t,
 		if (memory_at(m, p->end_ns - 1, &x))
 			p->end_allocated = x.allocated;
 	}
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
+	for (size_t j = 0; j < ncalls; j++) {
+		const struct event *e = &t->events[calls[j]];
 		long k;
 
-		if (e->ph != 'X' || !memory_is_alloc_call(t, (uint32_t)i))
-			continue;
 		k = steps_at(s, n, e->ts_ns);
 		if (k < 0 || e->ts_ns >= s[k].end_ns)
 			continue;
-		if (strstr(trace_str(t, e->name), "Free") != NULL)
+		if (e->flags & EVF_FREE_CALL)
 			ms[k].frees++;
 		else
 			ms[k].mallocs++;

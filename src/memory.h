@@ -22,10 +22,13 @@
  * has churn (the caching allocator should have reached its steady state and
  * reuse its blocks).
  *
+ * Both come from the trace's lists (LIST_MEMORY, LIST_ALLOC_CALLS, made by
+ * trace_finalize()): nothing here reads a string, so that the memory can be
+ * built beside layers_find(), which adds some.
+ *
  * Ownership: a memory owns its sample array and only reads the trace, which
- * need not outlive it.  Costs: building O(N + m log m) for N events and m
- * samples; a value at a time O(log m); a window's peak O(log m + k) for the k
- * samples inside it.
+ * need not outlive it.  Costs: building O(m log m) for m samples; a value at
+ * a time O(log m); a window's peak O(log m + k) for the k samples inside it.
  */
 #ifndef GANTTY_MEMORY_H
 #define GANTTY_MEMORY_H
@@ -83,25 +86,6 @@ int memory_at(const struct memory *m, int64_t ts_ns, struct mem_sample *out);
  */
 int memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
     double *alloc, double *reserved);
-/*
- * Returns 1 if name is one of the allocator calls (cudaMalloc,
- * cudaMallocAsync, cudaFree, cudaFreeAsync).
- */
-int memory_is_alloc_name(const char *name);
-/*
- * Returns 1 if the event ev of t is an allocator call (see the top).  Inline
- * because callers ask it of every event and its category rules out most.
- */
-static inline int
-memory_is_alloc_call(const struct trace *t, uint32_t ev)
-{
-	const struct event *e = &t->events[ev];
-	uint8_t kind = t->cat_kinds[e->cat];
-
-	if (kind != CAT_CUDA_RUNTIME && kind != CAT_CUDA_DRIVER)
-		return 0;
-	return memory_is_alloc_name(trace_str(t, e->name));
-}
 /*
  * Fills a malloc'd array (*out, NULL when n is 0) with the memory of the
  * steps s[0..n) (sorted by start) and returns n.  O(N log n + n (log m + k)).

@@ -64,6 +64,9 @@ struct hole {
 	uint8_t kind;           /* enum idle_kind */
 };
 
+/* launch_ns of an activity with no launch call. */
+#define METRICS_UNLINKED INT64_MIN
+
 struct gpu_device {
 	const struct trace *t;
 	int32_t device;
@@ -76,6 +79,9 @@ struct gpu_device {
 	int64_t first_ns, last_ns;      /* first activity start, last activity end:
 	                                   the default window (0, 0 if none) */
 	uint32_t *acts;         /* this device's activity events, by ts_ns then index */
+	uint32_t *acts_by_index; /* the same, ascending (stream by stream) */
+	int64_t *launch_ns;     /* of acts_by_index[i]: its launch call's start,
+	                           METRICS_UNLINKED if it has none */
 	size_t nacts;
 	uint32_t *tracks;       /* the tracks holding any of acts, ascending */
 	size_t ntracks;
@@ -151,6 +157,13 @@ metrics_track_pos(const struct gpu_device *d, uint32_t track)
 	}
 	return lo;
 }
+/*
+ * Computes the window's sums only: busy, idle, compute, comm, memory,
+ * exposed and overlap (the rest of m zeroed, as for metrics_window()):
+ * for the many small windows of steps and layers.  O(log n).
+ */
+void metrics_window_sums(const struct gpu_device *d, int64_t a_ns,
+    int64_t b_ns, struct window_metrics *m);
 /*
  * Computes every number above for the window [a_ns, b_ns) into m.  An empty
  * or inverted window gives all zeros (and overlap_pct < 0).

@@ -208,27 +208,26 @@ collect_ops(const struct trace *t, struct op_flops **out)
 	struct op_flops *ops = NULL;
 	size_t n = 0, cap = 0, k;
 
-	for (size_t ti = 0; ti < t->ntracks; ti++) {
-		const struct track *tr = &t->tracks[ti];
+	/* the events that carry FLOPs, listed by trace_finalize() */
+	for (size_t j = 0; j < t->nlist[LIST_FLOP_OPS]; j++) {
+		uint32_t i = t->lists[LIST_FLOP_OPS][j];
+		const struct event *e = &t->events[i];
+		const struct event_args *a = trace_args(t, e);
 
-		if (tr->kind != TRACK_CPU)
+		trace_prefetch_args(t, t->lists[LIST_FLOP_OPS], j,
+		    t->nlist[LIST_FLOP_OPS]);
+		if (a == NULL || a->external_id == ID_NONE ||
+		    !(trace_args_flops(t, a) > 0) ||
+		    t->tracks[e->track].kind != TRACK_CPU)
 			continue;
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
-			const struct event *e = &t->events[i];
-			const struct event_args *a = trace_args(t, e);
-
-			if (a == NULL || a->external_id == ID_NONE ||
-			    !(trace_args_flops(t, a) > 0))
-				continue;
-			xgrow(&ops, &cap, n + 1, sizeof *ops);
-			memset(&ops[n], 0, sizeof ops[n]);
-			ops[n].ext = a->external_id;
-			ops[n].flops = trace_args_flops(t, a);
-			ops[n].dur_ns = e->dur_ns;
-			ops[n].event = i;
-			ops[n].depth = e->depth;
-			n++;
-		}
+		xgrow(&ops, &cap, n + 1, sizeof *ops);
+		memset(&ops[n], 0, sizeof ops[n]);
+		ops[n].ext = a->external_id;
+		ops[n].flops = trace_args_flops(t, a);
+		ops[n].dur_ns = e->dur_ns;
+		ops[n].event = i;
+		ops[n].depth = e->depth;
+		n++;
 	}
 	if (n == 0) {
 		*out = NULL;
@@ -367,12 +366,15 @@ mfu_flops_build(struct mfu_flops *f, const struct gpu_device *d)
 		kop[i]->kernel_ns += e->dur_ns;
 		kop[i]->nkernels++;
 	}
-	f->share = xcalloc(d->nacts ? d->nacts : 1, sizeof *f->share);
-	f->prefix = xcalloc(d->nacts + 1, sizeof *f->prefix);
+	/* written in order, every element (no page is read before written) */
+	f->share = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *f->share);
+	f->prefix = xreallocarray(NULL, d->nacts + 1, sizeof *f->prefix);
+	f->prefix[0] = 0;
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 		const struct op_flops *op = kop[i];
 
+		f->share[i] = 0;
 		if (op != NULL) {
 			if (op->kernel_ns > 0)
 				f->share[i] = op->flops *

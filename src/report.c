@@ -132,29 +132,6 @@ csv_str(FILE *out, const char *s)
 	putc('"', out);
 }
 
-struct summary {
-	uint64_t activities, linked;
-	uint64_t *x_by_cat;     /* X events (not from B/E) per category */
-};
-
-static void
-summarise(const struct trace *t, struct summary *s)
-{
-	memset(s, 0, sizeof *s);
-	s->x_by_cat = xcalloc(t->ncats + 1, sizeof *s->x_by_cat);
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
-
-		if (e->ph == 'X' && !(e->flags & EVF_FROM_BE))
-			s->x_by_cat[e->cat]++;
-		if (!(e->flags & EVF_ACTIVITY))
-			continue;
-		s->activities++;
-		if (e->link != EV_NONE)
-			s->linked++;
-	}
-}
-
 /* ---- JSON ------------------------------------------------------------ */
 
 static void
@@ -191,7 +168,7 @@ json_id(FILE *out, const struct trace *t, int64_t id, uint32_t str)
 }
 
 static void
-json_loaded(FILE *out, const struct trace *t, const struct summary *s)
+json_loaded(FILE *out, const struct trace *t)
 {
 	int first = 1;
 
@@ -210,7 +187,7 @@ json_loaded(FILE *out, const struct trace *t, const struct summary *s)
 	json_interval(out, t->nevents > 0, t->start_ns, t->end_ns);
 	fprintf(out, ",\n      \"gpu_activities\": %" PRIu64
 	    ", \"linked_activities\": %" PRIu64 ", \"flows\": %zu",
-	    s->activities, s->linked, t->flow_count);
+	    t->nactivities, t->nlinked, t->flow_count);
 	fputs(",\n      \"device_properties\": [", out);
 	for (size_t i = 0; i < t->ndevices; i++) {
 		fprintf(out, "%s{\"id\": %" PRId64 ", \"name\": ", i ? ", " : "",
@@ -221,11 +198,11 @@ json_loaded(FILE *out, const struct trace *t, const struct summary *s)
 	fputs("],\n      \"categories\": {", out);
 	first = 1;
 	for (size_t c = 0; c < t->ncats; c++) {
-		if (s->x_by_cat[c] == 0)
+		if (t->cat_slices[c] == 0)
 			continue;
 		fputs(first ? "" : ", ", out);
 		json_str(out, trace_str(t, t->cats[c]));
-		fprintf(out, ": %" PRIu64, s->x_by_cat[c]);
+		fprintf(out, ": %" PRIu64, t->cat_slices[c]);
 		first = 0;
 	}
 	fputs("}", out);
@@ -383,7 +360,7 @@ json_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 		fputs(", \"gpu_end_ns\": ", out);
 		json_i64_or_null(out, s->has_gpu, s->gpu_end_ns);
 		if (s->has_gpu)
-			metrics_window(&a->dev, s->gpu_start_ns, s->gpu_end_ns, &m);
+			metrics_window_sums(&a->dev, s->gpu_start_ns, s->gpu_end_ns, &m);
 		fputs(", \"exposed_comm_ns\": ", out);
 		json_i64_or_null(out, s->has_gpu, s->has_gpu ? m.exposed_comm_ns : 0);
 		fputs(", \"idle_ns\": ", out);
@@ -480,9 +457,7 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
     const struct crossrank *x, size_t part)
 {
 	const struct trace *t = a->t;
-	struct summary s;
 
-	summarise(t, &s);
 	fprintf(out, "    {\n      \"rank\": %" PRId64 ", \"device\": ", t->rank);
 	json_i64_or_null(out, a->device >= 0, a->device);
 	fputs(", \"path\": ", out);
@@ -493,7 +468,7 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	    ", \"world_size\": ", t->legacy_array ? "array" : "object", t->objects);
 	json_i64_or_null(out, t->world_size >= 0, t->world_size);
 	fputs(",\n", out);
-	json_loaded(out, t, &s);
+	json_loaded(out, t);
 	fputs(",\n      \"window\": ", out);
 	json_interval(out, a->has_window, a->start_ns, a->end_ns);
 	if (!a->has_window) {
@@ -509,7 +484,6 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	json_tracks(out, a);
 	json_collectives(out, a);
 	fputs("\n    }", out);
-	free(s.x_by_cat);
 }
 
 static void
@@ -690,7 +664,7 @@ write_csv(FILE *out, const struct analysis_opts *o, const struct analysis *a,
 				continue;
 			memset(&m, 0, sizeof m);
 			if (s->has_gpu)
-				metrics_window(&a[r].dev, s->gpu_start_ns, s->gpu_end_ns, &m);
+				metrics_window_sums(&a[r].dev, s->gpu_start_ns, s->gpu_end_ns, &m);
 			fprintf(out, "%" PRId64 ",%d,", a[r].t->rank, a[r].device);
 			csv_str(out, trace_str(a[r].t, a[r].t->events[s->event].name));
 			fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", s->number,
@@ -820,7 +794,7 @@ text_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 		any = 1;
 		memset(&m, 0, sizeof m);
 		if (s->has_gpu)
-			metrics_window(&a->dev, s->gpu_start_ns, s->gpu_end_ns, &m);
+			metrics_window_sums(&a->dev, s->gpu_start_ns, s->gpu_end_ns, &m);
 		fprintf(out, "    %-10s %10s %9s %9s%s\n",
 		    trace_str(a->t, a->t->events[s->event].name) + strlen("Profiler"),
 		    dur(b1, sizeof b1, diff_ns(s->end_ns, s->start_ns)),
@@ -878,10 +852,8 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
     int64_t origin, const struct crossrank *x, size_t part)
 {
 	const struct trace *t = a->t;
-	struct summary s;
 	char b1[32];
 
-	summarise(t, &s);
 	text_str(out, t->path);
 	fprintf(out, "\n  rank %" PRId64 " (from %s)", t->rank, t->rank_source);
 	if (t->world_size >= 0)
@@ -894,7 +866,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	}
 	fprintf(out, "\n  %" PRIu64 " events, %zu tracks, %" PRIu64
 	    " GPU activities (%" PRIu64 " linked to their launch)",
-	    t->objects, t->ntracks, s.activities, s.linked);
+	    t->objects, t->ntracks, t->nactivities, t->nlinked);
 	if (t->nevents > 0)
 		fprintf(out, ", span %s", dur(b1, sizeof b1, diff_ns(t->end_ns, t->start_ns)));
 	fputs("\n", out);
@@ -946,7 +918,6 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 		text_str(out, trace_str(t, tr->name));
 		fputs("\n", out);
 	}
-	free(s.x_by_cat);
 }
 
 static void

@@ -3,7 +3,6 @@
 #include "report_diag.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "analysis.h"
 #include "crossrank.h"
 #include "findings.h"
+#include "job.h"
 #include "memory.h"
 #include "report.h"
 #include "trace.h"
@@ -28,14 +28,17 @@ json_real(FILE *out, double v, const char *fmt)
 
 /*
  * What the report says of one analysis besides its metrics: its device's
- * memory and its findings, built at once on two threads (both only read
- * the trace and the analysis).
+ * memory (the analysis's, when it built it, else built here beside the
+ * findings on a second thread: both only read the trace and the analysis)
+ * and its findings.
  */
 struct diag {
 	const struct analysis *a;
-	struct memory m;        /* when a->device >= 0 */
-	struct mem_step *ms;
+	const struct memory *m; /* when a->device >= 0: a's, or own */
+	const struct mem_step *ms;
 	size_t nms;
+	struct memory own;
+	struct mem_step *own_ms;
 	struct finding *f;
 	size_t nf;
 };
@@ -45,34 +48,41 @@ diag_memory(void *arg)
 {
 	struct diag *d = arg;
 
-	memory_build(&d->m, d->a->t, d->a->device);
-	d->nms = memory_steps(&d->m, d->a->t, d->a->steps, d->a->nsteps, &d->ms);
+	memory_build(&d->own, d->a->t, d->a->device);
+	d->nms = memory_steps(&d->own, d->a->t, d->a->steps, d->a->nsteps,
+	    &d->own_ms);
+	d->m = &d->own;
+	d->ms = d->own_ms;
 	return NULL;
 }
 
 static void
 diag_build(struct diag *d, const struct analysis *a)
 {
-	pthread_t th;
-	int threaded = 0;
+	struct job memory;
+	int own = !a->has_memory && a->device >= 0;
 
 	memset(d, 0, sizeof *d);
 	d->a = a;
-	if (a->device >= 0 &&
-	    !(threaded = pthread_create(&th, NULL, diag_memory, d) == 0))
-		diag_memory(d);
+	if (a->has_memory) {
+		d->m = &a->mem;
+		d->ms = a->mem_steps;
+		d->nms = a->nmem_steps;
+	} else if (own) {
+		job_start(&memory, diag_memory, d);
+	}
 	/* per rank: its own findings only, so that a rank's entry is the same
 	 * alone or among others; the straggler is in cross_rank */
 	d->nf = findings_find(a, NULL, 0, &d->f);
-	if (threaded)
-		pthread_join(th, NULL);
+	if (own)
+		job_join(&memory);
 }
 
 static void
 diag_free(struct diag *d)
 {
-	free(d->ms);
-	memory_free(&d->m);
+	free(d->own_ms);
+	memory_free(&d->own);
 	free(d->f);
 }
 
@@ -80,7 +90,7 @@ static void
 json_memory(FILE *out, const struct diag *d)
 {
 	const struct analysis *a = d->a;
-	const struct memory *mp = &d->m;
+	const struct memory *mp = d->m;
 	const struct mem_step *ms = d->ms;
 	size_t n = d->nms;
 	double wa = 0, wr = 0;
@@ -247,12 +257,12 @@ report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
 			calls += d.ms[i].mallocs + d.ms[i].frees;
 			churn += d.ms[i].churn;
 		}
-		if (d.m.n > 0 || calls > 0) {
-			fprintf(out, "  memory: %zu samples", d.m.n);
-			if (d.m.n > 0)
+		if (d.m->n > 0 || calls > 0) {
+			fprintf(out, "  memory: %zu samples", d.m->n);
+			if (d.m->n > 0)
 				fprintf(out, ", peak allocated %s, reserved %s",
-				    gib(b1, sizeof b1, d.m.peak_allocated),
-				    gib(b2, sizeof b2, d.m.peak_reserved));
+				    gib(b1, sizeof b1, d.m->peak_allocated),
+				    gib(b2, sizeof b2, d.m->peak_reserved));
 			fprintf(out, "; %zu cudaMalloc/cudaFree calls in steps, %zu "
 			    "steps with churn\n", calls, churn);
 		}

@@ -110,20 +110,22 @@ steps_find(const struct gpu_device *d, struct step **out)
 	*out = NULL;
 	if (t == NULL)
 		return 0;
-	for (size_t k = 0; k < t->ntracks; k++) {
-		const struct track *tr = &t->tracks[k];
+	/* the step annotations: a few names among the trace's */
+	for (uint32_t id = 0; id < t->byname.nnames; id++) {
+		size_t m;
+		const uint32_t *ev = byname_events(&t->byname, id, &m);
+		int64_t num;
 
-		if (tr->kind != TRACK_CPU)
+		if (m == 0 || !step_number(trace_str(t, id), &num))
 			continue;
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
-			const struct event *e = &t->events[i];
-			int64_t num;
+		for (size_t j = 0; j < m; j++) {
+			const struct event *e = &t->events[ev[j]];
 
-			if (e->ph != 'X' || !step_number(trace_str(t, e->name), &num))
+			if (e->ph != 'X' || t->tracks[e->track].kind != TRACK_CPU)
 				continue;
 			xgrow(&s, &cap, n + 1, sizeof *s);
 			memset(&s[n], 0, sizeof s[n]);
-			s[n].event = i;
+			s[n].event = ev[j];
 			s[n].number = num;
 			s[n].start_ns = e->ts_ns;
 			s[n].end_ns = event_end(e);
@@ -135,15 +137,15 @@ steps_find(const struct gpu_device *d, struct step **out)
 	qsort(s, n, sizeof *s, step_cmp);
 
 	for (size_t i = 0; i < d->nacts && !linked; i++)
-		linked = t->events[d->acts[i]].link != EV_NONE;
+		linked = d->launch_ns[i] != METRICS_UNLINKED;
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *act = &t->events[d->acts[i]];
+		const struct event *act = &t->events[d->acts_by_index[i]];
 		long k;
 
 		if (linked) {
-			if (act->link == EV_NONE)
+			if (d->launch_ns[i] == METRICS_UNLINKED)
 				continue;
-			k = steps_at(s, n, t->events[act->link].ts_ns);
+			k = steps_at(s, n, d->launch_ns[i]);
 		} else {
 			/* [step start, next step start), the last open-ended */
 			k = last_started(s, n, act->ts_ns);

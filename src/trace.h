@@ -10,8 +10,8 @@
  * by (track, ts_ns, longest first), so each track owns the contiguous range
  * events[track.first .. track.first + track.count), and builds the derived
  * data (nesting depths, sub-rows, indices, correlation links; see track.h and
- * link.h), then frees the flow endpoints (nflows 0; flow_count says how
- * many there were).  After trace_finalize() the trace is read-only.
+ * link.h) and the events by name (byname.h), then frees the flow endpoints
+ * (nflows 0; flow_count says how many there were).  After trace_finalize() the trace is read-only.
  *
  * Time is int64_t nanoseconds exactly as in the file (trace ts in us * 1000);
  * every interval is half-open [ts_ns, ts_ns + dur_ns) with dur_ns >= 0.
@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "byname.h"
 #include "itree.h"
 #include "ivset.h"
 #include "strtab.h"
@@ -85,6 +86,7 @@ enum {
 	EVF_UNCLOSED   = 1 << 5,  /* a B never closed: ends at the track's last end */
 	EVF_BAD_NEST   = 1 << 6,  /* overlaps its parent's end (improper nesting) */
 	EVF_SYNC       = 1 << 7,  /* a CUDA synchronisation call */
+	EVF_FREE_CALL  = 1 << 8,  /* of LIST_ALLOC_CALLS: cudaFree or cudaFreeAsync */
 };
 
 /* One timeline event; 40 bytes. */
@@ -195,6 +197,19 @@ struct device_prop {
 	X(too_deep, "too_deep", "events or header values nested deeper than 64 levels (skipped)") \
 	X(devices_skipped, "devices_skipped", "GPU devices beyond the first 64 of the trace (not analysed)")
 
+/*
+ * The events a few analyses look for among millions, listed by
+ * trace_finalize() (and cached), each list ascending: they read no string.
+ */
+enum trace_list {
+	LIST_FLOP_OPS,          /* CPU events with FLOPs (> 0) and an External id (MFU) */
+	LIST_MEMORY,            /* "[memory]" instants with args (memory.h) */
+	LIST_ALLOC_CALLS,       /* slices named cudaMalloc, cudaMallocAsync, cudaFree
+	                           or cudaFreeAsync of category cuda_runtime or
+	                           cuda_driver (memory.h); frees have EVF_FREE_CALL */
+	TRACE_LISTS
+};
+
 struct trace_warnings {
 #define X(f, k, t) uint64_t f;
 	TRACE_WARNINGS(X)
@@ -223,6 +238,13 @@ struct trace {
 	size_t flow_count;      /* flow endpoints read (kept after the flows are freed) */
 	struct track *tracks;
 	size_t ntracks, tracks_cap;
+	struct byname byname;   /* the events by name (after trace_finalize()) */
+	/* counted by trace_finalize() */
+	uint64_t nactivities;   /* GPU activities (EVF_ACTIVITY) */
+	uint64_t nlinked;       /* of them, those linked to their launch call */
+	uint64_t *cat_slices;   /* ncats: each category's 'X' events not from B/E */
+	uint32_t *lists[TRACE_LISTS]; /* see enum trace_list */
+	size_t nlist[TRACE_LISTS];
 
 	uint32_t *cats;         /* category index -> strtab id */
 	uint8_t *cat_kinds;     /* category index -> enum cat_kind */
@@ -344,6 +366,43 @@ trace_args_flops(const struct trace *t, const struct event_args *a)
 }
 /* Returns the device of a GPU activity: args.device, else its pid. */
 int32_t trace_event_device(const struct trace *t, const struct event *e);
+
+/*
+ * For loops over events scattered through the array (idx[0..n), such as a
+ * name's events): starts fetching the one TRACE_AHEAD places after idx[j],
+ * so that many cache misses are in flight at once rather than one.
+ */
+#define TRACE_AHEAD 16
+static inline void
+trace_prefetch(const struct trace *t, const uint32_t *idx, size_t j, size_t n)
+{
+	if (j + TRACE_AHEAD < n)
+		__builtin_prefetch(&t->events[idx[j + TRACE_AHEAD]]);
+}
+/*
+ * trace_prefetch() for loops that read each event's args and their nums
+ * too, three misses in a row: the event TRACE_AHEAD places on, the args of
+ * the one half as far (its event fetched by then), the nums of the one a
+ * quarter as far.
+ */
+static inline void
+trace_prefetch_args(const struct trace *t, const uint32_t *idx, size_t j,
+    size_t n)
+{
+	trace_prefetch(t, idx, j, n);
+	if (j + TRACE_AHEAD / 2 < n) {
+		const struct event *e = &t->events[idx[j + TRACE_AHEAD / 2]];
+
+		if (e->args != EV_NONE)
+			__builtin_prefetch(&t->args[e->args]);
+	}
+	if (j + TRACE_AHEAD / 4 < n) {
+		const struct event *e = &t->events[idx[j + TRACE_AHEAD / 4]];
+
+		if (e->args != EV_NONE && t->args[e->args].nums != EV_NONE)
+			__builtin_prefetch(&t->nums[t->args[e->args].nums]);
+	}
+}
 
 static inline const char *
 trace_class_name(enum event_class c)

@@ -170,6 +170,19 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 	    a->objects == b->objects && a->start_ns == b->start_ns &&
 	    a->end_ns == b->end_ns);
 	cr_assert(same_bytes(&a->warn, &b->warn, sizeof a->warn));
+	cr_assert_eq(a->byname.nnames, b->byname.nnames);
+	cr_assert(same_bytes(a->byname.start, b->byname.start,
+	    (a->byname.nnames + 1) * sizeof *a->byname.start));
+	cr_assert(same_bytes(a->byname.ev, b->byname.ev,
+	    a->nevents * sizeof *a->byname.ev));
+	cr_assert(a->nactivities == b->nactivities && a->nlinked == b->nlinked);
+	cr_assert(same_bytes(a->cat_slices, b->cat_slices,
+	    a->ncats * sizeof *a->cat_slices));
+	for (int k = 0; k < TRACE_LISTS; k++) {
+		cr_assert_eq(a->nlist[k], b->nlist[k]);
+		cr_assert(same_bytes(a->lists[k], b->lists[k],
+		    a->nlist[k] * sizeof *a->lists[k]));
+	}
 	cr_assert_eq(a->stop_reason == NULL, b->stop_reason == NULL);
 	if (a->stop_reason != NULL)
 		cr_assert_str_eq(a->stop_reason, b->stop_reason);
@@ -350,7 +363,8 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 /* The byte offset of each section after the header, from its counts. */
 struct layout {
 	size_t strlens, strs, events, args, nums, comms, tracks, cats, kinds;
-	size_t devices, seen, maxend, busy, stop, end;
+	size_t devices, seen, maxend, busy, named, named_ev, cat_slices;
+	size_t lists[TRACE_LISTS], stop, end;
 };
 
 static void
@@ -373,6 +387,12 @@ layout_of(const struct cache_header *h, struct layout *l)
 	l->seen = o; o += PAD8(h->ndevices_seen * 4);
 	l->maxend = o; o += h->nmaxend * 8;
 	l->busy = o; o += (3 * h->nbusy + h->ntracks) * 8;
+	l->named = o; o += PAD8((h->nnamed + 1) * 4);
+	l->named_ev = o; o += PAD8(h->nevents * 4);
+	l->cat_slices = o; o += h->ncats * 8;
+	for (int k = 0; k < TRACE_LISTS; k++) {
+		l->lists[k] = o; o += PAD8(h->nlist[k] * 4);
+	}
 	l->stop = o; o += PAD8(h->stoplen);
 	l->end = o;
 }
@@ -480,6 +500,43 @@ Test(cache, forged_indices_are_range_checked)
 	if (h.nbusy > 0) {
 		FORGE("busy start", l.busy, huge);
 		FORGE("busy sums", l.busy + 8 * (2 * a.tracks[0].busy.n + 1), huge);
+	}
+	{
+		uint32_t zero = 0, ev0;
+
+		cr_assert_gt(h.nnamed, 2);
+		FORGE("name index start", l.named, big);
+		FORGE("name index end", l.named + 4 * h.nnamed, zero);
+		/* a name starting after the next one does */
+		for (uint32_t id = 1; id < h.nnamed; id++)
+			if (a.byname.start[id + 1] < h.nevents) {
+				uint32_t past = (uint32_t)h.nevents;
+
+				FORGE("name index order", l.named + 4 * id, past);
+				break;
+			}
+		FORGE("name index event", l.named_ev, big);
+		/* the first name's first two events swapped: not ascending */
+		memcpy(&ev0, good + l.named_ev, 4);
+		if (a.byname.start[1] - a.byname.start[0] >= 2) {
+			uint32_t ev1 = a.byname.ev[1];
+
+			cr_assert_eq(ev0, a.byname.ev[0]);
+			FORGE("name index ascending", l.named_ev, ev1);
+		}
+	}
+	FORGE("name index size", offsetof(struct cache_header, nnamed), huge);
+	for (int li = 0; li < TRACE_LISTS; li++) {
+		if (h.nlist[li] == 0)
+			continue;
+		FORGE("event list entry", l.lists[li], big);
+		if (h.nlist[li] > 1) {
+			uint32_t first = a.lists[li][0];
+
+			FORGE("event list order", l.lists[li] + 4, first);
+		}
+		FORGE("event list size", offsetof(struct cache_header, nlist) +
+		    li * sizeof(uint64_t), huge);
 	}
 	FORGE("event count", offsetof(struct cache_header, nevents), huge);
 	FORGE("string count", offsetof(struct cache_header, nstrs), big);
