@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "byname.h"
+#include "jtrace.h"
 #include "load.h"
 #include "testrng.h"
 #include "trace.h"
@@ -99,6 +100,62 @@ check_select(const struct trace *t, int (*test)(const char *, const void *),
 	free(got);
 }
 
+/*
+ * The oracle of trace_finalize()'s counts and lists: one scan, the names
+ * compared as strings.
+ */
+static void
+check_lists(const struct trace *t)
+{
+	uint64_t act = 0, linked = 0;
+	size_t k[TRACE_LISTS] = { 0 };
+
+	for (size_t c = 0; c < t->ncats; c++) {
+		uint64_t n = 0;
+
+		for (size_t i = 0; i < t->nevents; i++)
+			n += t->events[i].cat == c && t->events[i].ph == 'X' &&
+			    !(t->events[i].flags & EVF_FROM_BE);
+		cr_assert_eq(t->cat_slices[c], n, "category %zu", c);
+	}
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct event *e = &t->events[i];
+		const char *name = trace_str(t, e->name);
+		const struct event_args *a = trace_args(t, e);
+		enum cat_kind kind = (enum cat_kind)t->cat_kinds[e->cat];
+		int in[TRACE_LISTS], alloc;
+
+		act += (e->flags & EVF_ACTIVITY) != 0;
+		linked += (e->flags & EVF_ACTIVITY) && e->link != EV_NONE;
+		in[LIST_FLOP_OPS] = a != NULL && a->external_id != ID_NONE &&
+		    trace_args_flops(t, a) > 0 &&
+		    t->tracks[e->track].kind == TRACK_CPU;
+		in[LIST_MEMORY] = strcmp(name, "[memory]") == 0 &&
+		    (e->flags & EVF_INSTANT) && a != NULL;
+		alloc = strcmp(name, "cudaMalloc") == 0 ||
+		    strcmp(name, "cudaMallocAsync") == 0 ||
+		    strcmp(name, "cudaFree") == 0 || strcmp(name, "cudaFreeAsync") == 0;
+		in[LIST_ALLOC_CALLS] = alloc && e->ph == 'X' &&
+		    (kind == CAT_CUDA_RUNTIME || kind == CAT_CUDA_DRIVER);
+		cr_assert_eq((e->flags & EVF_FREE_CALL) != 0,
+		    in[LIST_ALLOC_CALLS] && strncmp(name, "cudaFree", 8) == 0,
+		    "event %zu (%s): free flag", i, name);
+		for (int l = 0; l < TRACE_LISTS; l++) {
+			if (!in[l])
+				continue;
+			cr_assert_lt(k[l], t->nlist[l], "list %d: event %zu missing", l, i);
+			cr_assert_eq(t->lists[l][k[l]], i, "list %d #%zu: %u, want %zu",
+			    l, k[l], t->lists[l][k[l]], i);
+			k[l]++;
+		}
+	}
+	for (int l = 0; l < TRACE_LISTS; l++)
+		cr_assert_eq(k[l], t->nlist[l], "list %d: %zu listed, %zu are", l,
+		    t->nlist[l], k[l]);
+	cr_assert_eq(t->nactivities, act);
+	cr_assert_eq(t->nlinked, linked);
+}
+
 static void
 check_file(const char *rel)
 {
@@ -117,6 +174,57 @@ check_file(const char *rel)
 	}
 	check_select(&t, starts_aten, NULL);
 	check_select(&t, none, NULL);
+	check_lists(&t);
+	trace_free(&t);
+}
+
+/* A raw event: the JSON object's fields after the opening brace. */
+static void
+raw(const char *fields)
+{
+	j_sep();
+	fprintf(jf, "{%s}", fields);
+}
+
+Test(byname, lists_and_counts_match_a_scan)
+{
+	struct trace t;
+
+	j_begin();
+	step(1, 0, 1000);
+	kernel(1, 10, "gemm", 20, 40);
+	kernel(1, 50, "ncclKernel_AllGather", 60, 90);
+	/* FLOPs: an op with both, one without an External id, one of 0 FLOPs */
+	raw("\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 100,"
+	    " \"tid\": 1, \"ts\": 5, \"dur\": 9, \"args\": {\"External id\": 7,"
+	    " \"flops\": 1000}");
+	raw("\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 100,"
+	    " \"tid\": 1, \"ts\": 100, \"dur\": 9, \"args\": {\"flops\": 1000}");
+	raw("\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 100,"
+	    " \"tid\": 2, \"ts\": 200, \"dur\": 9, \"args\": {\"External id\": 8,"
+	    " \"flops\": 0}");
+	/* memory samples, and a [memory] slice that is none */
+	raw("\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\","
+	    " \"pid\": 100, \"tid\": 1, \"ts\": 30, \"s\": \"t\", \"args\": {"
+	    "\"Device Type\": 1, \"Device Id\": 0, \"Total Allocated\": 10,"
+	    " \"Total Reserved\": 20, \"Bytes\": 10}");
+	raw("\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\","
+	    " \"pid\": 100, \"tid\": 2, \"ts\": 31, \"s\": \"t\", \"args\": {"
+	    "\"Device Type\": 0, \"Total Allocated\": 5, \"Bytes\": 5}");
+	cpu("user_annotation", "[memory]", 1, 32, 1);
+	/* allocator calls, and names or categories that are none */
+	cpu("cuda_runtime", "cudaMalloc", 1, 300, 5);
+	cpu("cuda_driver", "cudaFreeAsync", 2, 310, 5);
+	cpu("cuda_runtime", "cudaMallocAsync", 1, 320, 5);
+	cpu("cuda_runtime", "cudaFree", 1, 330, 5);
+	cpu("cpu_op", "cudaMalloc", 1, 340, 5);
+	cpu("cuda_runtime", "cudaFreeHost", 1, 350, 5);
+	cpu("cuda_runtime", "cudaMallocManaged", 1, 360, 5);
+	j_load(&t);
+	cr_assert_eq(t.nlist[LIST_FLOP_OPS], 1);
+	cr_assert_eq(t.nlist[LIST_MEMORY], 2);
+	cr_assert_eq(t.nlist[LIST_ALLOC_CALLS], 4);
+	check_lists(&t);
 	trace_free(&t);
 }
 
