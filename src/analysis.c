@@ -23,6 +23,7 @@ memory_main(void *arg)
 struct window_job {
 	struct analysis *a;
 	const struct mfu_opts *mo;
+	int keep_flops;
 };
 
 static void *
@@ -34,8 +35,12 @@ window_main(void *arg)
 	metrics_window(&a->dev, a->start_ns, a->end_ns, &a->m);
 	a->ntop = metrics_top_kernels(&a->dev, a->start_ns, a->end_ns, a->top,
 	    METRICS_TOP_K);
-	mfu_compute(&a->dev, a->steps, a->nsteps, j->mo, a->start_ns, a->end_ns,
-	    &a->mfu);
+	if (j->keep_flops) {
+		mfu_flops_build(&a->flops, &a->dev);
+		a->has_flops = 1;
+	}
+	mfu_compute_with(&a->dev, a->has_flops ? &a->flops : NULL, a->steps,
+	    a->nsteps, j->mo, a->start_ns, a->end_ns, &a->mfu);
 	return NULL;
 }
 
@@ -100,7 +105,7 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 	if (mo.world_size <= 0)
 		mo.world_size = t->world_size > 0 ? t->world_size : opts->ranks_loaded;
 	{
-		struct window_job wj = { a, &mo };
+		struct window_job wj = { a, &mo, opts->keep_flops };
 
 		if (a->has_window)
 			job_start(&window, window_main, &wj);
@@ -125,6 +130,7 @@ analysis_free(struct analysis *a)
 	metrics_free(&a->dev);
 	free(a->steps);
 	free(a->layers);
+	mfu_flops_free(&a->flops);
 	memory_free(&a->mem);
 	free(a->mem_steps);
 	memset(a, 0, sizeof *a);

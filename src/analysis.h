@@ -38,6 +38,7 @@ struct analysis_opts {
 	int64_t ranks_loaded;           /* world size when neither the flag
 	                                   nor distributedInfo gives one */
 	int memory;                     /* also build the device's memory */
+	int keep_flops;                 /* keep the op FLOPs (for the viewer) */
 };
 
 struct analysis {
@@ -54,6 +55,8 @@ struct analysis {
 	struct mfu_result mfu;
 	struct kernel_total top[METRICS_TOP_K];
 	size_t ntop;
+	int has_flops;          /* opts.keep_flops and a window: flops kept */
+	struct mfu_flops flops; /* the op FLOPs MFU was computed with */
 	int has_memory;         /* opts.memory and a device: the next three built */
 	struct memory mem;
 	struct mem_step *mem_steps;

@@ -209,7 +209,7 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	memset(x, 0, sizeof *x);
 	/* at[p + 1]: how many keys track p has; then where its run starts */
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *e = &t->events[d->acts_by_index[i]];
+		const struct event *e = &t->events[d->acts[i]];
 
 		if (in_launch_index(c, e, comm_only))
 			at[metrics_track_pos(d, e->track) + 1]++;
@@ -219,7 +219,7 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	x->n = at[d->ntracks];
 	x->a = xreallocarray(NULL, x->n ? x->n : 1, sizeof *x->a);
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *e = &t->events[d->acts_by_index[i]];
+		const struct event *e = &t->events[d->acts[i]];
 		struct act_key *k;
 
 		if (!in_launch_index(c, e, comm_only))
@@ -738,9 +738,9 @@ fsdp2_own(struct ctx *c, const struct fsdp2 *f)
 		bn[i].end_ns = c->l[i].cpu_end_ns;
 	}
 	sort(bn, c->n, sizeof *bn, by_name_cmp);
-	/* the collectives in index order: stream by stream, their launches in order */
+	/* the collectives (their launch call: one miss each) */
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *a = &t->events[d->acts_by_index[i]], *launch;
+		const struct event *a = &t->events[d->acts[i]], *launch;
 		size_t lo = 0, hi = f->nhooks;
 		uint32_t k, layer;
 

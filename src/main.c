@@ -1213,8 +1213,10 @@ main(int argc, char **argv)
 	}
 	cli.opts.ranks_loaded = (int64_t)ntraces;
 	/* the report shows the memory: built beside the layers (the viewer
-	   builds it when asked) */
+	   builds it when asked); the viewer's every window needs the op
+	   FLOPs, which MFU builds anyway */
 	cli.opts.memory = cli.mode == MODE_REPORT;
+	cli.opts.keep_flops = cli.mode == MODE_VIEWER || cli.mode == MODE_RENDER;
 	if (cli.align && ntraces > 1) {
 		align_ns = align_traces(traces, ntraces, &cli.opts, &unaligned);
 		origin = traces[0]->start_ns;

@@ -138,7 +138,7 @@ launches_read(struct gpu_device *d)
 {
 	enum { AHEAD = 16 };
 	const struct event *ev = d->t->events;
-	const uint32_t *a = d->acts_by_index;
+	const uint32_t *a = d->acts;
 
 	d->launch_ns = xreallocarray(NULL, d->nacts ? d->nacts : 1,
 	    sizeof *d->launch_ns);
@@ -183,15 +183,12 @@ gather_acts(struct gpu_device *d)
 		bound[nruns++] = before;
 	}
 	d->nacts = n;
-	d->acts_by_index = xreallocarray(NULL, n ? n : 1, sizeof *d->acts_by_index);
-	if (n > 0)
-		memcpy(d->acts_by_index, d->acts, n * sizeof *d->acts);
-	launches_read(d);
 	if (nruns > 0) {
 		bound[nruns] = n;
 		merge_runs(t->events, d->acts, n, bound, nruns);
 	}
 	free(bound);
+	launches_read(d);
 }
 
 /* The first index into d->acts whose activity starts at or after ts_ns. */
@@ -366,7 +363,6 @@ metrics_free(struct gpu_device *d)
 	if (d == NULL)
 		return;
 	free(d->acts);
-	free(d->acts_by_index);
 	free(d->launch_ns);
 	free(d->tracks);
 	ivset_free(&d->comp);

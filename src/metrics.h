@@ -79,8 +79,7 @@ struct gpu_device {
 	int64_t first_ns, last_ns;      /* first activity start, last activity end:
 	                                   the default window (0, 0 if none) */
 	uint32_t *acts;         /* this device's activity events, by ts_ns then index */
-	uint32_t *acts_by_index; /* the same, ascending (stream by stream) */
-	int64_t *launch_ns;     /* of acts_by_index[i]: its launch call's start,
+	int64_t *launch_ns;     /* of acts[i]: its launch call's start,
 	                           METRICS_UNLINKED if it has none */
 	size_t nacts;
 	uint32_t *tracks;       /* the tracks holding any of acts, ascending */

@@ -177,8 +177,11 @@ struct op_flops {
 	int64_t dur_ns;
 	uint32_t event;
 	uint16_t depth;
-	/* filled from the device's kernels */
-	int64_t kernel_ns;      /* total duration of its kernels on the device */
+};
+
+/* What an op's kernels on the device add up to. */
+struct op_kernels {
+	int64_t kernel_ns;      /* total duration */
 	uint32_t nkernels;
 };
 
@@ -205,10 +208,15 @@ op_cmp(const void *pa, const void *pb)
 static size_t
 collect_ops(const struct trace *t, struct op_flops **out)
 {
-	struct op_flops *ops = NULL;
-	size_t n = 0, cap = 0, k;
+	struct op_flops *ops;
+	size_t n = 0, k;
 
 	/* the events that carry FLOPs, listed by trace_finalize() */
+	if (t->nlist[LIST_FLOP_OPS] == 0) {
+		*out = NULL;
+		return 0;
+	}
+	ops = xreallocarray(NULL, t->nlist[LIST_FLOP_OPS], sizeof *ops);
 	for (size_t j = 0; j < t->nlist[LIST_FLOP_OPS]; j++) {
 		uint32_t i = t->lists[LIST_FLOP_OPS][j];
 		const struct event *e = &t->events[i];
@@ -220,7 +228,6 @@ collect_ops(const struct trace *t, struct op_flops **out)
 		    !(trace_args_flops(t, a) > 0) ||
 		    t->tracks[e->track].kind != TRACK_CPU)
 			continue;
-		xgrow(&ops, &cap, n + 1, sizeof *ops);
 		memset(&ops[n], 0, sizeof ops[n]);
 		ops[n].ext = a->external_id;
 		ops[n].flops = trace_args_flops(t, a);
@@ -230,6 +237,7 @@ collect_ops(const struct trace *t, struct op_flops **out)
 		n++;
 	}
 	if (n == 0) {
+		free(ops);
 		*out = NULL;
 		return 0;
 	}
@@ -345,26 +353,31 @@ void
 mfu_flops_build(struct mfu_flops *f, const struct gpu_device *d)
 {
 	const struct trace *t = d->t;
-	struct op_flops *ops, **kop;
+	struct op_flops *ops;
+	struct op_kernels *ok;
+	uint32_t *kop;          /* per activity: its op's index + 1, or 0 */
 	size_t hint = 0;
 
 	memset(f, 0, sizeof *f);
 	f->nops = collect_ops(t, &ops);
 	if (f->nops == 0)
 		return;
-	kop = xcalloc(d->nacts ? d->nacts : 1, sizeof *kop);
+	ok = xcalloc(f->nops, sizeof *ok);
+	kop = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *kop);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
+		const struct op_flops *op;
 		int64_t ext;
 
+		kop[i] = 0;
 		if (t->cat_kinds[e->cat] != CAT_KERNEL)
 			continue;
 		ext = kernel_ext(t, e);
-		if (ext == ID_NONE ||
-		    (kop[i] = find_op(ops, f->nops, ext, &hint)) == NULL)
+		if (ext == ID_NONE || (op = find_op(ops, f->nops, ext, &hint)) == NULL)
 			continue;
-		kop[i]->kernel_ns += e->dur_ns;
-		kop[i]->nkernels++;
+		kop[i] = (uint32_t)(op - ops) + 1;
+		ok[op - ops].kernel_ns += e->dur_ns;
+		ok[op - ops].nkernels++;
 	}
 	/* written in order, every element (no page is read before written) */
 	f->share = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *f->share);
@@ -372,21 +385,23 @@ mfu_flops_build(struct mfu_flops *f, const struct gpu_device *d)
 	f->prefix[0] = 0;
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
-		const struct op_flops *op = kop[i];
+		const struct op_flops *op = kop[i] ? &ops[kop[i] - 1] : NULL;
+		const struct op_kernels *k = kop[i] ? &ok[kop[i] - 1] : NULL;
 
 		f->share[i] = 0;
 		if (op != NULL) {
-			if (op->kernel_ns > 0)
+			if (k->kernel_ns > 0)
 				f->share[i] = op->flops *
-				    ((double)e->dur_ns / (double)op->kernel_ns);
+				    ((double)e->dur_ns / (double)k->kernel_ns);
 			else
-				f->share[i] = op->flops / op->nkernels;
+				f->share[i] = op->flops / k->nkernels;
 			if (f->share[i] > 0 && e->dur_ns > f->max_dur_ns)
 				f->max_dur_ns = e->dur_ns;
 		}
 		f->prefix[i + 1] = f->prefix[i] + f->share[i];
 	}
 	free(kop);
+	free(ok);
 	free(ops);
 }
 

@@ -139,7 +139,7 @@ steps_find(const struct gpu_device *d, struct step **out)
 	for (size_t i = 0; i < d->nacts && !linked; i++)
 		linked = d->launch_ns[i] != METRICS_UNLINKED;
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *act = &t->events[d->acts_by_index[i]];
+		const struct event *act = &t->events[d->acts[i]];
 		long k;
 
 		if (linked) {

@@ -22,13 +22,15 @@
 /*
  * What one analysis needs on every recalc that analysis_build() does not
  * keep, built the first time its rank is shown:
- *   flops: the op FLOPs of its device (mfu_compute_with());
+ *   flops: the op FLOPs of its device (mfu_compute_with()): the
+ *          analysis's when it kept them (analysis_opts.keep_flops), else own;
  *   ends:  the ends of its activities, ascending, a zero-length one counted
  *          as ending at ts + 1 (as the itree does), for kernels_in_view.
  */
 struct view_cache {
 	int built;
-	struct mfu_flops flops;
+	const struct mfu_flops *flops;
+	struct mfu_flops own;
 	int64_t *ends;
 	struct kernel_index kernels;    /* the top kernels of wide windows */
 };
@@ -356,7 +358,7 @@ view_free(struct view *v)
 	if ((p = v->priv) == NULL)
 		return;
 	for (size_t i = 0; i < v->nan; i++) {
-		mfu_flops_free(&p->cache[i].flops);
+		mfu_flops_free(&p->cache[i].own);
 		metrics_kernel_index_free(&p->cache[i].kernels);
 		free(p->cache[i].ends);
 	}
@@ -413,7 +415,12 @@ cache_build(struct view_cache *c, const struct analysis *a)
 	c->built = 1;
 	if (a->device < 0)
 		return;
-	mfu_flops_build(&c->flops, d);
+	if (a->has_flops) {
+		c->flops = &a->flops;
+	} else {
+		mfu_flops_build(&c->own, d);
+		c->flops = &c->own;
+	}
 	metrics_kernel_index_build(&c->kernels, d);
 	/*
 	 * Gathered track by track (at[p]: where track p's ends go): work on one
@@ -525,7 +532,7 @@ recalc_current(struct view *v)
 	if (mo.world_size <= 0)
 		mo.world_size = a->t->world_size > 0 ? a->t->world_size :
 		    p->ranks_loaded;
-	mfu_compute_with(&a->dev, &c->flops, a->steps, a->nsteps, &mo,
+	mfu_compute_with(&a->dev, c->flops, a->steps, a->nsteps, &mo,
 	    v->start_ns, v->end_ns, &v->mfu);
 }
 
