@@ -453,7 +453,6 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	for (size_t i = 0; i < t->ntracks; i++) {
 		struct track c = t->tracks[i];
 
-		c.pad = 0;
 		c.index.maxend_ns = NULL;
 		c.busy.start_ns = c.busy.end_ns = c.busy.prefix_ns = NULL;
 		w_put(w, &c, sizeof c);
@@ -769,7 +768,8 @@ validate(const struct trace *t, char *why, size_t whysize)
 
 		CHECK(tr->pid_str < nstr && tr->tid_str < nstr && tr->name < nstr &&
 		    tr->process_name < nstr, "track strings");
-		CHECK(tr->kind <= TRACK_COUNTER && tr->activity <= tr->count, "track kind");
+		CHECK(tr->kind <= TRACK_COUNTER && tr->activity <= tr->count &&
+		    (tr->flags & ~TRACK_ONE_DEVICE) == 0, "track kind");
 		CHECK((uint64_t)tr->first + tr->count <= t->nevents, "track range");
 		for (uint32_t j = tr->first; j < tr->first + tr->count; j++) {
 			const struct event *e = &t->events[j];

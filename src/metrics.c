@@ -48,11 +48,19 @@ log2_floor(size_t x)
 	return 63 - __builtin_clzll((unsigned long long)x);
 }
 
-/* Whether activity e belongs to the device. */
+/*
+ * Whether event e of track tr is an activity of the device: on a track
+ * whose activity is all on one device, its args need not be read.
+ */
 static inline int
-is_device_activity(const struct trace *t, const struct event *e, int32_t device)
+is_device_activity(const struct trace *t, const struct track *tr,
+    const struct event *e, int32_t device)
 {
-	return (e->flags & EVF_ACTIVITY) && trace_event_device(t, e) == device;
+	if (!(e->flags & EVF_ACTIVITY))
+		return 0;
+	if (tr->flags & TRACK_ONE_DEVICE)
+		return tr->device == device;
+	return trace_event_device(t, e) == device;
 }
 
 size_t
@@ -166,11 +174,12 @@ gather_acts(struct gpu_device *d)
 		const struct track *tr = &t->tracks[k];
 		size_t before = n;
 
-		if (tr->activity == 0)
+		if (tr->activity == 0 || ((tr->flags & TRACK_ONE_DEVICE) &&
+		    tr->device != d->device))
 			continue;
 		/* A track is sorted by ts_ns, its indices increase: one run. */
 		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
-			if (!is_device_activity(t, &t->events[i], d->device))
+			if (!is_device_activity(t, tr, &t->events[i], d->device))
 				continue;
 			xgrow(&d->acts, &cap, n + 1, sizeof *d->acts);
 			d->acts[n++] = i;
@@ -627,7 +636,7 @@ metrics_top_kernels(const struct gpu_device *d, int64_t a_ns, int64_t b_ns,
 			size_t key = (size_t)e->name * 4 + (e->cls & 3);
 			int64_t lo, hi;
 
-			if (!is_device_activity(t, e, d->device))
+			if (!is_device_activity(t, tr, e, d->device))
 				continue;
 			if (slot[key] == UINT32_MAX) {
 				xgrow(&tot, &totcap, ntot + 1, sizeof *tot);

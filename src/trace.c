@@ -891,12 +891,17 @@ find_devices(struct trace *t)
 	int32_t *v = NULL, prev = -1;
 	size_t n = 0, cap = 0, k = 0;
 
+	/* and, per track, whether all its activity is on its device */
+	for (size_t i = 0; i < t->ntracks; i++)
+		t->tracks[i].flags |= TRACK_ONE_DEVICE;
 	for (size_t i = 0; i < t->nevents; i++) {
 		int32_t d;
 
 		if (!(t->events[i].flags & EVF_ACTIVITY))
 			continue;
 		d = trace_event_device(t, &t->events[i]);
+		if (d != t->tracks[t->events[i].track].device)
+			t->tracks[t->events[i].track].flags &= ~TRACK_ONE_DEVICE;
 		if (n > 0 && d == prev)
 			continue;
 		xgrow(&v, &cap, n + 1, sizeof *v);

@@ -76,6 +76,11 @@ enum track_kind {
 	TRACK_COUNTER,          /* 'C' events of one name in one process */
 };
 
+/* Track flags. */
+enum {
+	TRACK_ONE_DEVICE = 1 << 0,  /* all of its activity (if any) is on device */
+};
+
 /* Event flags. */
 enum {
 	EVF_ACTIVITY   = 1 << 0,  /* a GPU activity (cls != CLASS_NONE) */
@@ -164,7 +169,7 @@ struct track {
 	uint32_t first, count;  /* its events after trace_finalize() */
 	uint32_t activity;      /* how many of them are GPU activity */
 	uint16_t rows;          /* sub-rows (GPU) or nesting levels (CPU) in use */
-	uint16_t pad;
+	uint16_t flags;         /* TRACK_* */
 	struct itree index;     /* over events[first .. first+count) */
 	struct ivset busy;      /* union of its activity (GPU) or of its slices (CPU) */
 };

@@ -516,6 +516,8 @@ gen_trace(struct builder *b, const struct gen *g, uint64_t seed)
 				tid = 11;
 				dev = 1;
 			}
+		} else if (g->two_devices && tid == 8 && rng_below(&s, 5) == 0) {
+			dev = 1;                /* pid 0's stream 8 mixes devices */
 		} else if (rng_below(&s, 4) == 0) {
 			dev = (int32_t)pid;     /* args.device equal to the pid */
 		}
