@@ -8,15 +8,52 @@
 
 #include "job.h"
 #include "trace.h"
+#include "xalloc.h"
 
-/* The device's memory samples of a (they need nothing else). */
+/*
+ * The device's memory and its steps', built by a thread of its own that
+ * analysis_build() leaves running.  Apart from struct analysis, which the
+ * caller may move meanwhile (an array of them grows).
+ */
+struct analysis_memory {
+	const struct trace *t;
+	int32_t device;
+	const struct step *steps;
+	size_t nsteps;
+	struct memory m;
+	struct mem_step *ms;
+	size_t nms;
+	struct job job;
+	int joined;
+};
+
 static void *
 memory_main(void *arg)
 {
-	struct analysis *a = arg;
+	struct analysis_memory *am = arg;
 
-	memory_build(&a->mem, a->t, a->device);
+	memory_build(&am->m, am->t, am->device);
+	am->nms = memory_steps(&am->m, am->t, am->steps, am->nsteps, &am->ms);
 	return NULL;
+}
+
+const struct memory *
+analysis_memory(const struct analysis *a, const struct mem_step **ms,
+    size_t *nms)
+{
+	struct analysis_memory *am = a->memory;
+
+	*ms = NULL;
+	*nms = 0;
+	if (am == NULL)
+		return NULL;
+	if (!am->joined) {
+		job_join(&am->job);
+		am->joined = 1;
+	}
+	*ms = am->ms;
+	*nms = am->nms;
+	return &am->m;
 }
 
 /* The window's metrics, top kernels and MFU of a (after its steps). */
@@ -49,7 +86,7 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
     const struct analysis_opts *opts)
 {
 	struct mfu_opts mo = opts->mfu;
-	struct job memory, window;
+	struct job window;
 
 	memset(a, 0, sizeof *a);
 	a->t = t;
@@ -58,16 +95,6 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 		snprintf(a->problem, sizeof a->problem, "no GPU activity");
 		return;
 	}
-	/*
-	 * Three parts at once, sharing only what they read: the memory (from
-	 * the trace's event lists, reading no string) from the start; the
-	 * window's numbers once the steps are known; the layers here.
-	 * layers_find() interns the layer names (the one write to the trace);
-	 * the others read no string (the device's name was read by
-	 * metrics_build()).
-	 */
-	if (opts->memory)
-		job_start(&memory, memory_main, a);
 	metrics_build(&a->dev, t, device, opts->min_gap_ns);
 	a->nsteps = steps_find(&a->dev, &a->steps);
 
@@ -107,6 +134,14 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 	{
 		struct window_job wj = { a, &mo, opts->keep_flops };
 
+		/*
+		 * The layers here, the window's numbers on a second thread:
+		 * they share only what they read.  layers_find() interns the
+		 * layer names (the one write to the trace); the other thread
+		 * reads no string (the device's name was read by
+		 * metrics_build()), nor does the memory's (from the trace's
+		 * event lists), which goes on after this returns.
+		 */
 		if (a->has_window)
 			job_start(&window, window_main, &wj);
 		a->nlayers = layers_find(&a->dev, a->steps, a->nsteps,
@@ -115,10 +150,14 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 			job_join(&window);
 	}
 	if (opts->memory) {
-		job_join(&memory);
-		a->nmem_steps = memory_steps(&a->mem, t, a->steps, a->nsteps,
-		    &a->mem_steps);
-		a->has_memory = 1;
+		struct analysis_memory *am = xcalloc(1, sizeof *am);
+
+		am->t = t;
+		am->device = device;
+		am->steps = a->steps;
+		am->nsteps = a->nsteps;
+		a->memory = am;
+		job_start(&am->job, memory_main, am);
 	}
 }
 
@@ -127,12 +166,19 @@ analysis_free(struct analysis *a)
 {
 	if (a == NULL)
 		return;
+	if (a->memory != NULL) {
+		const struct mem_step *ms;
+		size_t nms;
+
+		(void)analysis_memory(a, &ms, &nms);    /* its thread is done */
+		memory_free(&a->memory->m);
+		free(a->memory->ms);
+		free(a->memory);
+	}
 	metrics_free(&a->dev);
 	free(a->steps);
 	free(a->layers);
 	mfu_flops_free(&a->flops);
-	memory_free(&a->mem);
-	free(a->mem_steps);
 	memset(a, 0, sizeof *a);
 }
 

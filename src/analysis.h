@@ -21,6 +21,7 @@
 #include "steps.h"
 
 struct trace;
+struct analysis_memory;
 
 enum window_mode {
 	WINDOW_DEFAULT = 0,     /* first to last GPU activity of the device */
@@ -57,10 +58,7 @@ struct analysis {
 	size_t ntop;
 	int has_flops;          /* opts.keep_flops and a window: flops kept */
 	struct mfu_flops flops; /* the op FLOPs MFU was computed with */
-	int has_memory;         /* opts.memory and a device: the next three built */
-	struct memory mem;
-	struct mem_step *mem_steps;
-	size_t nmem_steps;      /* nsteps */
+	struct analysis_memory *memory; /* opts.memory: see analysis_memory() */
 	char problem[160];      /* why there is no window, "" otherwise */
 };
 
@@ -71,7 +69,16 @@ struct analysis {
  */
 void analysis_build(struct analysis *a, const struct trace *t, int32_t device,
     const struct analysis_opts *opts);
-/* Frees what analysis_build() allocated; a may be zeroed. */
+/*
+ * The device's memory and its steps' (*ms, *nms), asked for by
+ * opts.memory, else NULL.  analysis_build() leaves a thread building them
+ * (after the layers, whose temporary arrays are gone by then: peak memory),
+ * so that they are made while the caller writes the report; this waits for
+ * it: the one call that changes a, not to be made from two threads at once.
+ */
+const struct memory *analysis_memory(const struct analysis *a,
+    const struct mem_step **ms, size_t *nms);
+/* Frees what analysis_build() allocated (waiting for its thread); a may be zeroed. */
 void analysis_free(struct analysis *a);
 /*
  * Returns 1 if [s, e) (a CPU span or GPU extent) is to be listed for the

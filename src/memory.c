@@ -5,56 +5,111 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runsort.h"
 #include "steps.h"
 #include "trace.h"
 #include "xalloc.h"
 
-static int
-by_time(const void *pa, const void *pb)
-{
-	const struct mem_sample *a = pa, *b = pb;
 
-	return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
+/* A run of the list: its next position and its end. */
+struct run {
+	size_t at, end;
+};
+
+/* Whether run x's next sample comes before run y's: by time, then index. */
+static int
+run_before(const struct trace *t, const uint32_t *ev, const struct run *x,
+    const struct run *y)
+{
+	const struct event *a = &t->events[ev[x->at]], *b = &t->events[ev[y->at]];
+
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns;
+	return ev[x->at] < ev[y->at];
+}
+
+static void
+heap_down(const struct trace *t, const uint32_t *ev, struct run *h, size_t k,
+    size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1, m = i;
+		struct run tmp;
+
+		if (c < k && run_before(t, ev, &h[c], &h[m]))
+			m = c;
+		if (c + 1 < k && run_before(t, ev, &h[c + 1], &h[m]))
+			m = c + 1;
+		if (m == i)
+			return;
+		tmp = h[i], h[i] = h[m], h[m] = tmp;
+		i = m;
+	}
+}
+
+/*
+ * The events of ev[0..n) (ascending, so track by track, each track's by
+ * time) in time order, equal times in event order: a merge of the
+ * per-track runs, O(n log k) for k tracks.  Returns a malloc'd array.
+ */
+static uint32_t *
+by_time_merged(const struct trace *t, const uint32_t *ev, size_t n)
+{
+	uint32_t *out = xreallocarray(NULL, n ? n : 1, sizeof *out);
+	struct run *h = NULL;
+	size_t k = 0, cap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && t->events[ev[i]].track == t->events[ev[i - 1]].track)
+			continue;
+		if (k > 0)
+			h[k - 1].end = i;
+		xgrow(&h, &cap, k + 1, sizeof *h);
+		h[k].at = i;
+		h[k++].end = n;
+	}
+	for (size_t i = k; i-- > 0;)
+		heap_down(t, ev, h, k, i);
+	for (size_t o = 0; k > 0; o++) {
+		out[o] = ev[h[0].at++];
+		if (h[0].at == h[0].end)
+			h[0] = h[--k];
+		heap_down(t, ev, h, k, 0);
+	}
+	free(h);
+	return out;
 }
 
 void
 memory_build(struct memory *m, const struct trace *t, int32_t device)
 {
-	size_t cap = 0;
-
-	const uint32_t *ev = t->lists[LIST_MEMORY];
-	size_t nsamples = t->nlist[LIST_MEMORY];
+	size_t n = t->nlist[LIST_MEMORY];
+	uint32_t *ev;
 
 	memset(m, 0, sizeof *m);
 	m->device = device;
-	for (size_t j = 0; j < nsamples; j++) {
+	if (n == 0)
+		return;
+	/* in time order, the samples need no sort (nor its copy of them) */
+	ev = by_time_merged(t, t->lists[LIST_MEMORY], n);
+	m->s = xreallocarray(NULL, n, sizeof *m->s);
+	for (size_t j = 0; j < n; j++) {
 		const struct event *e = &t->events[ev[j]];
 		const struct event_args *a;
 		struct arg_nums nums;
 
-		trace_prefetch_args(t, ev, j, nsamples);
+		trace_prefetch_args(t, ev, j, n);
 		if (!(e->flags & EVF_INSTANT) || e->args == EV_NONE)
 			continue;
 		a = &t->args[e->args];
 		if (a->device != device)
 			continue;
-		if (m->n == cap) {
-			cap = cap ? 2 * cap : 64;
-			m->s = xreallocarray(m->s, cap, sizeof *m->s);
-		}
 		nums = trace_args_nums(t, a);
 		m->s[m->n].ts_ns = e->ts_ns;
 		m->s[m->n].allocated = nums.value;
 		m->s[m->n].reserved = nums.flops;       /* Total Reserved */
 		m->n++;
 	}
-	/*
-	 * Events are sorted by (track, ts): the samples come as one sorted run
-	 * per track, which a stable merge puts in time order, equal times in
-	 * event order.
-	 */
-	runsort(m->s, m->n, sizeof *m->s, by_time);
+	free(ev);
 	for (size_t i = 0; i < m->n; i++) {
 		if (m->s[i].allocated > m->peak_allocated)
 			m->peak_allocated = m->s[i].allocated;

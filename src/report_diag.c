@@ -28,9 +28,9 @@ json_real(FILE *out, double v, const char *fmt)
 
 /*
  * What the report says of one analysis besides its metrics: its device's
- * memory (the analysis's, when it built it, else built here beside the
- * findings on a second thread: both only read the trace and the analysis)
- * and its findings.
+ * memory (the analysis's, when it was asked to build it, else built here)
+ * and its findings, the memory on a second thread beside the findings:
+ * both only read the trace and the analysis.
  */
 struct diag {
 	const struct analysis *a;
@@ -60,22 +60,19 @@ static void
 diag_build(struct diag *d, const struct analysis *a)
 {
 	struct job memory;
-	int own = !a->has_memory && a->device >= 0;
+	int own = a->memory == NULL && a->device >= 0;
 
 	memset(d, 0, sizeof *d);
 	d->a = a;
-	if (a->has_memory) {
-		d->m = &a->mem;
-		d->ms = a->mem_steps;
-		d->nms = a->nmem_steps;
-	} else if (own) {
+	if (own)
 		job_start(&memory, diag_memory, d);
-	}
 	/* per rank: its own findings only, so that a rank's entry is the same
 	 * alone or among others; the straggler is in cross_rank */
 	d->nf = findings_find(a, NULL, 0, &d->f);
 	if (own)
 		job_join(&memory);
+	else
+		d->m = analysis_memory(a, &d->ms, &d->nms);
 }
 
 static void

@@ -618,6 +618,8 @@ Test(findings, json_report_lists_them)
 
 /* ---- memory ---------------------------------------------------------- */
 
+static int mem_tid = 1;         /* the thread mem() writes on */
+
 /* A [memory] instant at ts (us) on device dev (type 1) or the CPU (type 0). */
 static void
 mem(long long ts, int type, int dev, long long alloc, long long reserved,
@@ -625,10 +627,10 @@ mem(long long ts, int type, int dev, long long alloc, long long reserved,
 {
 	j_sep();
 	fprintf(jf, "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": "
-	    "\"[memory]\", \"pid\": 100, \"tid\": 1, \"ts\": %lld, \"s\": \"t\", "
+	    "\"[memory]\", \"pid\": 100, \"tid\": %d, \"ts\": %lld, \"s\": \"t\", "
 	    "\"args\": {\"Total Reserved\": %lld, \"Total Allocated\": %lld, "
 	    "\"Bytes\": %lld, \"Device Type\": %d, \"Device Id\": %d, "
-	    "\"Addr\": 1}}", ts, reserved, alloc, bytes, type, dev);
+	    "\"Addr\": 1}}", mem_tid, ts, reserved, alloc, bytes, type, dev);
 }
 
 Test(memory, samples_values_and_steps)
@@ -707,12 +709,18 @@ Test(memory, peak_matches_brute_force)
 	uint64_t g = 7;
 	long long ts[200], al[200];
 
+	/*
+	 * On three threads, merged into time order: ts mod 3 is the thread,
+	 * so that equal times (kept in file order) are on one thread.
+	 */
 	j_begin();
 	for (int i = 0; i < 200; i++) {
-		ts[i] = rng_below(&g, 1000);
+		mem_tid = 1 + (int)rng_below(&g, 3);
+		ts[i] = 3 * rng_below(&g, 333) + mem_tid - 1;
 		al[i] = rng_below(&g, 100000);
 		mem(ts[i], 1, 0, al[i], al[i] + 10, 1);
 	}
+	mem_tid = 1;
 	j_load(&t);
 	memory_build(&m, &t, 0);
 	cr_assert_eq(m.n, 200);
