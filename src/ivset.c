@@ -87,6 +87,25 @@ ivset_build(struct ivset *s, struct ival *iv, size_t n)
 }
 
 void
+ivset_begin(struct ivset *s, size_t cap)
+{
+	ivset_alloc(s, cap);
+}
+
+void
+ivset_add(struct ivset *s, int64_t start_ns, int64_t end_ns)
+{
+	if (start_ns < end_ns)
+		ivset_push(s, start_ns, end_ns);
+}
+
+void
+ivset_end(struct ivset *s, size_t cap)
+{
+	ivset_finish(s, cap);
+}
+
+void
 ivset_free(struct ivset *s)
 {
 	if (s == NULL)

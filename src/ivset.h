@@ -40,6 +40,15 @@ struct ival {
  * already sorted by start).
  */
 void ivset_build(struct ivset *s, struct ival *iv, size_t n);
+/*
+ * The same for intervals that come sorted by start, without an array:
+ * ivset_begin() with room for at most cap of them, ivset_add() each (empty
+ * or inverted ones are ignored), then ivset_end() with the same cap.  O(1)
+ * each, O(cap) in all.
+ */
+void ivset_begin(struct ivset *s, size_t cap);
+void ivset_add(struct ivset *s, int64_t start_ns, int64_t end_ns);
+void ivset_end(struct ivset *s, size_t cap);
 /* Frees the set's arrays and zeroes it; s may be zeroed. */
 void ivset_free(struct ivset *s);
 /* Returns the total length of the set. */

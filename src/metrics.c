@@ -218,22 +218,48 @@ acts_lower_bound(const struct gpu_device *d, int64_t ts_ns)
 }
 
 /*
+ * acts_lower_bound() knowing that every activity before from starts
+ * before ts_ns: galloping from there, O(log d) for an answer d places on
+ * (the holes come in order, each search goes on from the last).
+ */
+static size_t
+acts_lower_bound_from(const struct gpu_device *d, int64_t ts_ns, size_t from)
+{
+	const struct event *ev = d->t->events;
+	size_t lo = from, hi = from, step = 1;
+
+	while (hi < d->nacts && ev[d->acts[hi]].ts_ns < ts_ns) {
+		lo = hi + 1;
+		hi = d->nacts - hi > step ? hi + step : d->nacts;
+		step *= 2;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ev[d->acts[mid]].ts_ns < ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
  * The kind of the hole [e, s): host wait when the launch call of the first
  * linked activity starting at s (in index order) started at or after e; else
- * kernel wait when short; else other.
+ * kernel wait when short; else other.  *from: as for acts_lower_bound_from()
+ * with s, and set to its answer.
  */
 static uint8_t
-hole_kind(const struct gpu_device *d, int64_t e, int64_t s)
+hole_kind(const struct gpu_device *d, int64_t e, int64_t s, size_t *from)
 {
 	const struct event *ev = d->t->events;
 
-	for (size_t i = acts_lower_bound(d, s);
-	    i < d->nacts && ev[d->acts[i]].ts_ns == s; i++) {
-		uint32_t launch = ev[d->acts[i]].link;
-
-		if (launch == EV_NONE)
+	*from = acts_lower_bound_from(d, s, *from);
+	for (size_t i = *from; i < d->nacts && ev[d->acts[i]].ts_ns == s; i++) {
+		if (d->launch_ns[i] == METRICS_UNLINKED)
 			continue;
-		if (ev[launch].ts_ns >= e)
+		if (d->launch_ns[i] >= e)
 			return IDLE_HOST_WAIT;
 		break;
 	}
@@ -282,13 +308,13 @@ build_holes(struct gpu_device *d)
 	gcap = d->nholes ? d->nholes : 1;
 	d->gaps = xreallocarray(NULL, gcap, sizeof *d->gaps);
 	d->ngaps = 0;
-	for (size_t i = 0; i < d->nholes; i++) {
+	for (size_t i = 0, from = 0; i < d->nholes; i++) {
 		struct hole *h = &d->holes[i];
 		int64_t len;
 
 		h->start_ns = all->end_ns[i];
 		h->end_ns = all->start_ns[i + 1];
-		h->kind = hole_kind(d, h->start_ns, h->end_ns);
+		h->kind = hole_kind(d, h->start_ns, h->end_ns, &from);
 		len = hole_len(h);
 		for (int k = 0; k < IDLE_KINDS; k++)
 			d->hole_prefix[k][i + 1] = sat_add(d->hole_prefix[k][i],
@@ -324,8 +350,7 @@ void
 metrics_build(struct gpu_device *d, const struct trace *t, int32_t device,
     int64_t min_gap_ns)
 {
-	struct ival *iv[4];
-	size_t niv[4] = { 0, 0, 0, 0 };
+	struct ivset *set[4];
 
 	memset(d, 0, sizeof *d);
 	d->t = t;
@@ -340,28 +365,26 @@ metrics_build(struct gpu_device *d, const struct trace *t, int32_t device,
 	d->min_gap_ns = min_gap_ns > 0 ? min_gap_ns : 0;
 	gather_acts(d);
 
-	/* iv[cls] per class, iv[0] all; in start order, so each is O(n). */
+	/* set[cls] per class, set[0] all: the acts come in start order */
+	set[0] = &d->all;
+	set[CLASS_COMPUTE] = &d->comp;
+	set[CLASS_COMM] = &d->comm;
+	set[CLASS_MEMORY] = &d->mem;
 	for (int c = 0; c < 4; c++)
-		iv[c] = xreallocarray(NULL, d->nacts ? d->nacts : 1,
-		    sizeof **iv);
+		ivset_begin(set[c], d->nacts);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
-		struct ival v = { e->ts_ns, event_end(e) };
 
 		if (i == 0 || e->ts_ns < d->first_ns)
 			d->first_ns = e->ts_ns;
-		if (i == 0 || v.end_ns > d->last_ns)
-			d->last_ns = v.end_ns;
-		iv[0][niv[0]++] = v;
+		if (i == 0 || event_end(e) > d->last_ns)
+			d->last_ns = event_end(e);
+		ivset_add(&d->all, e->ts_ns, event_end(e));
 		if (e->cls >= CLASS_COMPUTE && e->cls <= CLASS_MEMORY)
-			iv[e->cls][niv[e->cls]++] = v;
+			ivset_add(set[e->cls], e->ts_ns, event_end(e));
 	}
-	ivset_build(&d->all, iv[0], niv[0]);
-	ivset_build(&d->comp, iv[CLASS_COMPUTE], niv[CLASS_COMPUTE]);
-	ivset_build(&d->comm, iv[CLASS_COMM], niv[CLASS_COMM]);
-	ivset_build(&d->mem, iv[CLASS_MEMORY], niv[CLASS_MEMORY]);
 	for (int c = 0; c < 4; c++)
-		free(iv[c]);
+		ivset_end(set[c], d->nacts);
 	ivset_subtract(&d->exposed, &d->comm, &d->comp);
 	build_holes(d);
 }

@@ -128,6 +128,35 @@ Test(ivset, build_against_bits)
 	}
 }
 
+static int
+by_start(const void *pa, const void *pb)
+{
+	const struct ival *a = pa, *b = pb;
+
+	return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+/* ivset_begin/add/end on intervals sorted by start, against the bits. */
+Test(ivset, streaming_build_against_bits)
+{
+	bool bits[DOM];
+	struct ival iv[80];
+
+	for (uint64_t seed = 1; seed <= 400; seed++) {
+		uint64_t rng = seed * 0x9e3779b97f4a7c15ULL;
+		size_t n = random_ivals(&rng, iv, 80, bits);
+		struct ivset s;
+
+		qsort(iv, n, sizeof *iv, by_start);
+		ivset_begin(&s, n);
+		for (size_t i = 0; i < n; i++)
+			ivset_add(&s, iv[i].start_ns, iv[i].end_ns);
+		ivset_end(&s, n);
+		check_set(&s, bits);
+		ivset_free(&s);
+	}
+}
+
 Test(ivset, build_merges_touching_and_drops_empty)
 {
 	struct ival iv[] = {
