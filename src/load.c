@@ -1091,13 +1091,91 @@ take_flow(struct trace *t, json_object *obj, int ph, int64_t pid,
  * Turns one element of the event array into the model.  Returns 1 if it was
  * an object with a "ph" phase, i.e. looked like a trace event.
  */
+/*
+ * The steps of reading an event that both decoders share (take_event()
+ * over json-c, take_jscan() over jscan's fields), each decoder reading the
+ * fields in between its own way.
+ */
+
+/* The event's category (interned, classified), counting what is odd. */
+static uint16_t
+event_category(struct trace *t, const char *name, size_t name_len,
+    const char *cat_s, size_t cat_len, enum cat_kind *kind)
+{
+	uint16_t cat = trace_category(t, cat_s, cat_len);
+
+	*kind = (enum cat_kind)t->cat_kinds[cat];
+	if (*kind == CAT_OTHER && cat_len > 0)
+		t->warn.unknown_category++;
+	if (has_control(name, name_len) || has_control(cat_s, cat_len))
+		t->warn.control_chars++;
+	return cat;
+}
+
+/*
+ * Starts ev (phase ph, at ts on its thread's track); returns 0 when that
+ * was all (an 'E' event closes the latest open 'B').
+ */
+static int
+event_start(struct trace *t, struct event *ev, int ph, int64_t ts,
+    int64_t pid, const char *pid_text, int64_t tid, const char *tid_text)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->ts_ns = ts;
+	ev->track = trace_track(t, pid, pid_text, tid, tid_text);
+	if (ph == 'E') {
+		trace_end(t, ev->track, ts);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Fills ev's name, times, class (cls, of an 'X' event) and flags; dur_r
+ * and dur: what reading its "dur" gave ('X' only).  Returns whether its
+ * args are a [memory] sample's.
+ */
+static int
+event_fill(struct trace *t, struct event *ev, int ph, int dur_r, int64_t dur,
+    uint32_t name_id, const char *name, uint16_t cat, enum cat_kind kind,
+    uint8_t cls)
+{
+	ev->dur_ns = ph == 'X' ? checked_dur(t, dur_r, dur, ev->ts_ns) : 0;
+	ev->name = name_id;
+	ev->cat = cat;
+	ev->link = EV_NONE;
+	ev->ph = ph == 'X' || ph == 'B' ? 'X' : 'i';
+	if (ph == 'i' || ph == 'I')
+		ev->flags |= EVF_INSTANT;
+	if (ph == 'X') {
+		ev->cls = cls;
+		if (ev->cls != CLASS_NONE)
+			ev->flags |= EVF_ACTIVITY;
+	}
+	if (kind == CAT_GPU_ANNOTATION)
+		ev->flags |= EVF_ANNOTATION;
+	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
+		ev->flags |= EVF_SYNC;
+	return (ev->flags & EVF_INSTANT) && strcmp(name, "[memory]") == 0;
+}
+
+/* Adds ev (its args taken): opens it for a 'B', else appends it. */
+static void
+event_add(struct trace *t, const struct event *ev, int ph)
+{
+	if (ph == 'B')
+		trace_begin(t, ev);
+	else if (trace_add_event(t, ev) == EV_NONE)
+		t->warn.too_many_events++;
+}
+
 static int
 take_event(struct trace *t, json_object *obj)
 {
 	const char *ph_s, *name, *cat_s, *pid_text, *tid_text;
 	size_t ph_len, name_len = 0, cat_len = 0;
 	int64_t pid, tid, ts, dur = 0;
-	int r, ph;
+	int r, ph, dur_r = 0, memory;
 	uint16_t cat;
 	enum cat_kind kind;
 	struct event ev;
@@ -1140,12 +1218,7 @@ take_event(struct trace *t, json_object *obj)
 	cat_s = get_str(obj, "cat", &cat_len);
 	if (cat_s == NULL)
 		cat_s = "";
-	cat = trace_category(t, cat_s, cat_len);
-	kind = t->cat_kinds[cat];
-	if (kind == CAT_OTHER && cat_len > 0)
-		t->warn.unknown_category++;
-	if (has_control(name, name_len) || has_control(cat_s, cat_len))
-		t->warn.control_chars++;
+	cat = event_category(t, name, name_len, cat_s, cat_len, &kind);
 	pid_text = get_id(obj, "pid", &pid);
 
 	if (ph == 'C') {
@@ -1157,42 +1230,16 @@ take_event(struct trace *t, json_object *obj)
 		return 1;
 	}
 	tid_text = get_id(obj, "tid", &tid);
-	memset(&ev, 0, sizeof ev);
-	ev.ts_ns = ts;
-	ev.track = trace_track(t, pid, pid_text, tid, tid_text);
-	if (ph == 'E') {
-		trace_end(t, ev.track, ts);
+	if (!event_start(t, &ev, ph, ts, pid, pid_text, tid, tid_text))
 		return 1;
-	}
-	if (ph == 'X') {
-		r = get_time(obj, "dur", &dur);
-		dur = checked_dur(t, r, dur, ts);
-	}
-	ev.dur_ns = dur;
-	ev.name = strtab_intern(&t->strs, name, name_len);
-	ev.cat = cat;
-	ev.link = EV_NONE;
-	ev.ph = ph == 'X' || ph == 'B' ? 'X' : 'i';
-	if (ph == 'i' || ph == 'I')
-		ev.flags |= EVF_INSTANT;
-	if (ph == 'X') {
-		ev.cls = (uint8_t)trace_classify(kind, name);
-		if (ev.cls != CLASS_NONE)
-			ev.flags |= EVF_ACTIVITY;
-	}
-	if (kind == CAT_GPU_ANNOTATION)
-		ev.flags |= EVF_ANNOTATION;
-	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
-		ev.flags |= EVF_SYNC;
+	if (ph == 'X')
+		dur_r = get_time(obj, "dur", &dur);
+	memory = event_fill(t, &ev, ph, dur_r, dur,
+	    strtab_intern(&t->strs, name, name_len), name, cat, kind,
+	    ph == 'X' ? (uint8_t)trace_classify(kind, name) : CLASS_NONE);
 	json_object_object_get_ex(obj, "args", &args);
-	ev.args = take_args(t, args, (ev.flags & EVF_INSTANT) &&
-	    strcmp(name, "[memory]") == 0);
-	if (ph == 'B') {
-		trace_begin(t, &ev);
-		return 1;
-	}
-	if (trace_add_event(t, &ev) == EV_NONE)
-		t->warn.too_many_events++;
+	ev.args = take_args(t, args, memory);
+	event_add(t, &ev, ph);
 	return 1;
 }
 
@@ -1450,8 +1497,9 @@ take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 	const char *name, *cat_s, *pid_text, *tid_text;
 	size_t name_len = 0, cat_len = 0;
 	int64_t pid, tid, ts, dur = 0;
-	int r, ph = f[JF_PH].s[0];
+	int r, ph = f[JF_PH].s[0], dur_r = 0, memory;
 	uint16_t cat;
+	uint32_t name_id;
 	enum cat_kind kind;
 	struct event ev;
 
@@ -1474,12 +1522,7 @@ take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 	cat_s = jv_str(&f[JF_CAT], &cat_len);
 	if (cat_s == NULL)
 		cat_s = "";
-	cat = trace_category(t, cat_s, cat_len);
-	kind = t->cat_kinds[cat];
-	if (kind == CAT_OTHER && cat_len > 0)
-		t->warn.unknown_category++;
-	if (has_control(name, name_len) || has_control(cat_s, cat_len))
-		t->warn.control_chars++;
+	cat = event_category(t, name, name_len, cat_s, cat_len, &kind);
 	pid_text = jv_id(&f[JF_PID], &pid);
 
 	if (ph == 's' || ph == 't' || ph == 'f') {
@@ -1487,42 +1530,16 @@ take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 		return 1;
 	}
 	tid_text = jv_id(&f[JF_TID], &tid);
-	memset(&ev, 0, sizeof ev);
-	ev.ts_ns = ts;
-	ev.track = trace_track(t, pid, pid_text, tid, tid_text);
-	if (ph == 'E') {
-		trace_end(t, ev.track, ts);
+	if (!event_start(t, &ev, ph, ts, pid, pid_text, tid, tid_text))
 		return 1;
-	}
-	if (ph == 'X') {
-		r = jv_time(&f[JF_DUR], &dur);
-		dur = checked_dur(t, r, dur, ts);
-	}
-	ev.dur_ns = dur;
-	ev.name = strtab_intern(&t->strs, name, name_len);
-	ev.cat = cat;
-	ev.link = EV_NONE;
-	ev.ph = ph == 'X' || ph == 'B' ? 'X' : 'i';
-	if (ph == 'i' || ph == 'I')
-		ev.flags |= EVF_INSTANT;
-	if (ph == 'X') {
-		ev.cls = kind == CAT_KERNEL ? kernel_class(cc, ev.name, name) :
-		    (uint8_t)trace_classify(kind, name);
-		if (ev.cls != CLASS_NONE)
-			ev.flags |= EVF_ACTIVITY;
-	}
-	if (kind == CAT_GPU_ANNOTATION)
-		ev.flags |= EVF_ANNOTATION;
-	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
-		ev.flags |= EVF_SYNC;
-	ev.args = take_jscan_args(t, f, (ev.flags & EVF_INSTANT) &&
-	    strcmp(name, "[memory]") == 0);
-	if (ph == 'B') {
-		trace_begin(t, &ev);
-		return 1;
-	}
-	if (trace_add_event(t, &ev) == EV_NONE)
-		t->warn.too_many_events++;
+	if (ph == 'X')
+		dur_r = jv_time(&f[JF_DUR], &dur);
+	name_id = strtab_intern(&t->strs, name, name_len);
+	memory = event_fill(t, &ev, ph, dur_r, dur, name_id, name, cat, kind,
+	    ph != 'X' ? CLASS_NONE : kind == CAT_KERNEL ?
+	    kernel_class(cc, name_id, name) : (uint8_t)trace_classify(kind, name));
+	ev.args = take_jscan_args(t, f, memory);
+	event_add(t, &ev, ph);
 	return 1;
 }
 
