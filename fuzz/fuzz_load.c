@@ -144,6 +144,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&o, 0, sizeof o);
 	o.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
 	o.ranks_loaded = 1;
+	o.memory = 1;           /* as --report builds them */
 	analyse_and_report(&t, &o, 1);
 
 	if (t.end_ns > t.start_ns) {
@@ -161,6 +162,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.window = WINDOW_STEP;
 	o.step = 1;
 	o.ranks_loaded = 2;
+	o.memory = 1;
 	analyse_and_report(&t, &o, 1);
 
 	trace_free(&t);

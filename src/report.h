@@ -25,8 +25,10 @@ enum report_format {
 };
 
 /*
- * Writes the report of a[0..n) to out.  trace_start_ns is the earliest event
- * of all loaded traces (the origin of --window).  x is the cross-rank
+ * Writes the report of a[0..n) to out, built with analysis_opts.memory for
+ * their memory (else JSON "memory": null and no memory line in text).
+ * trace_start_ns is the earliest event of all loaded traces (the origin of
+ * --window).  x is the cross-rank
  * analysis of a[0..n), or NULL with a single participant (JSON cross_rank:
  * null).  Returns 0, or -1 if writing failed (errno set).
  */

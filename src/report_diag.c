@@ -10,7 +10,6 @@
 #include "analysis.h"
 #include "crossrank.h"
 #include "findings.h"
-#include "job.h"
 #include "memory.h"
 #include "report.h"
 #include "trace.h"
@@ -28,58 +27,32 @@ json_real(FILE *out, double v, const char *fmt)
 
 /*
  * What the report says of one analysis besides its metrics: its device's
- * memory (the analysis's, when it was asked to build it, else built here)
- * and its findings, the memory on a second thread beside the findings:
- * both only read the trace and the analysis.
+ * memory (the analysis's, built meanwhile by its thread: see
+ * analysis_memory()) and its findings.
  */
 struct diag {
 	const struct analysis *a;
-	const struct memory *m; /* when a->device >= 0: a's, or own */
+	const struct memory *m; /* NULL: not built (no device, or not asked) */
 	const struct mem_step *ms;
 	size_t nms;
-	struct memory own;
-	struct mem_step *own_ms;
 	struct finding *f;
 	size_t nf;
 };
 
-static void *
-diag_memory(void *arg)
-{
-	struct diag *d = arg;
-
-	memory_build(&d->own, d->a->t, d->a->device);
-	d->nms = memory_steps(&d->own, d->a->t, d->a->steps, d->a->nsteps,
-	    &d->own_ms);
-	d->m = &d->own;
-	d->ms = d->own_ms;
-	return NULL;
-}
-
 static void
 diag_build(struct diag *d, const struct analysis *a)
 {
-	struct job memory;
-	int own = a->memory == NULL && a->device >= 0;
-
 	memset(d, 0, sizeof *d);
 	d->a = a;
-	if (own)
-		job_start(&memory, diag_memory, d);
 	/* per rank: its own findings only, so that a rank's entry is the same
 	 * alone or among others; the straggler is in cross_rank */
 	d->nf = findings_find(a, NULL, 0, &d->f);
-	if (own)
-		job_join(&memory);
-	else
-		d->m = analysis_memory(a, &d->ms, &d->nms);
+	d->m = analysis_memory(a, &d->ms, &d->nms);
 }
 
 static void
 diag_free(struct diag *d)
 {
-	free(d->own_ms);
-	memory_free(&d->own);
 	free(d->f);
 }
 
@@ -181,7 +154,7 @@ report_diag_json(FILE *out, const struct analysis *a, const struct crossrank *x,
 	(void)x;
 	(void)part;
 	diag_build(&d, a);
-	if (a->device >= 0)
+	if (d.m != NULL)
 		json_memory(out, &d);
 	else
 		fputs(",\n      \"memory\": null", out);
@@ -247,7 +220,7 @@ report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
 	(void)x;                /* the straggler is in the cross-rank section */
 	(void)part;
 	diag_build(&d, a);
-	if (a->device >= 0) {
+	if (d.m != NULL) {
 		size_t churn = 0, calls = 0;
 
 		for (size_t i = 0; i < d.nms; i++) {

@@ -590,7 +590,8 @@ Test(findings, json_report_lists_them)
 	FILE *out;
 	json_object *root, *r, *fs, *f0, *v;
 
-	fx_run(&x, &s, NULL);
+	o.memory = 1;           /* as --report builds them */
+	fx_run(&x, &s, &o);
 	out = open_memstream(&buf, &len);
 	cr_assert_eq(report_write(out, REPORT_JSON, &o, x.t.start_ns, &x.a, 1,
 	    NULL), 0);
