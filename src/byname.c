@@ -45,6 +45,24 @@ byname_free(struct byname *x)
 	memset(x, 0, sizeof *x);
 }
 
+int
+byname_prefix(const char *name, const void *text)
+{
+	return strncmp(name, text, strlen(text)) == 0;
+}
+
+int
+byname_contains(const char *name, const void *text)
+{
+	return strstr(name, text) != NULL;
+}
+
+int
+byname_equals(const char *name, const void *text)
+{
+	return strcmp(name, text) == 0;
+}
+
 static int
 u32_cmp(const void *pa, const void *pb)
 {

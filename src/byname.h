@@ -52,4 +52,9 @@ size_t byname_select(const struct byname *x, const struct strtab *strs,
     int (*test)(const char *name, const void *arg), const void *arg,
     uint32_t **out);
 
+/* Tests for byname_select(), arg the text: name starts with it, holds it, is it. */
+int byname_prefix(const char *name, const void *text);
+int byname_contains(const char *name, const void *text);
+int byname_equals(const char *name, const void *text);
+
 #endif

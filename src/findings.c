@@ -394,18 +394,6 @@ named(const struct trace *t, int (*test)(const char *, const void *),
 	return byname_select(&t->byname, &t->strs, test, arg, out);
 }
 
-static int
-has_text(const char *name, const void *text)
-{
-	return strstr(name, text) != NULL;
-}
-
-static int
-is_text(const char *name, const void *text)
-{
-	return strcmp(name, text) == 0;
-}
-
 enum { COLL_AG, COLL_RS, COLL_AR, COLL_A2A, COLL_OTHER, COLL_KINDS };
 
 static int
@@ -678,7 +666,7 @@ rule_sync(struct list *l, const struct ctx *c)
 	char b1[32], b2[32], b3[32], b4[32];
 	uint32_t *sel;
 	/* EVF_SYNC: a cuda_runtime call named *Synchronize* (load.c) */
-	size_t nsel = named(t, has_text, "Synchronize", &sel);
+	size_t nsel = named(t, byname_contains, "Synchronize", &sel);
 
 	for (size_t j = 0; j < nsel; j++) {
 		const struct event *e = &t->events[sel[j]];
@@ -1099,7 +1087,7 @@ rule_attention(struct list *l, const struct ctx *c)
 	for (size_t j = 0; j < nsel; j++)
 		nmm += is_op_in(c, &t->events[sel[j]]);
 	free(sel);
-	nsel = named(t, is_text, "aten::_softmax", &sel);
+	nsel = named(t, byname_equals, "aten::_softmax", &sel);
 	for (size_t j = 0; j < nsel; j++) {
 		const struct event *e = &t->events[sel[j]];
 

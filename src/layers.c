@@ -135,12 +135,6 @@ cpu_slices_named(const struct ctx *c, int (*test)(const char *, const void *),
 	return k;
 }
 
-static int
-has_prefix(const char *name, const void *prefix)
-{
-	return strncmp(name, prefix, strlen(prefix)) == 0;
-}
-
 static uint32_t *
 name_cache(const struct ctx *c)
 {
@@ -592,7 +586,7 @@ fsdp2_collect(struct ctx *c, struct fsdp2 *f)
 	const struct trace *t = c->t;
 	struct rec *r = NULL;
 	uint32_t *sel;
-	size_t n = 0, cap = 0, nsel = cpu_slices_named(c, has_prefix, "FSDP::", &sel);
+	size_t n = 0, cap = 0, nsel = cpu_slices_named(c, byname_prefix, "FSDP::", &sel);
 
 	f->fqn = name_cache(c);
 	f->hook = xcalloc(c->nnames, sizeof *f->hook);
@@ -883,7 +877,7 @@ fsdp1_collect(struct ctx *c)
 	struct f1_order *order;
 	struct rec *r = NULL, **stack;
 	size_t n = 0, cap = 0, depth = 0;
-	size_t nsel = cpu_slices_named(c, has_prefix, "FullyShardedDataParallel.", &sel);
+	size_t nsel = cpu_slices_named(c, byname_prefix, "FullyShardedDataParallel.", &sel);
 	long stack_step = -1;
 
 	for (size_t j = 0; j < nsel; j++) {
@@ -973,7 +967,7 @@ module_collect(struct ctx *c)
 	static const char prefix[] = "nn.Module: ";
 	const struct trace *t = c->t;
 	uint32_t *cache = name_cache(c), *sel;
-	size_t nsel = cpu_slices_named(c, has_prefix, prefix, &sel);
+	size_t nsel = cpu_slices_named(c, byname_prefix, prefix, &sel);
 
 	for (size_t j = 0; j < nsel; j++) {
 		const struct event *e = &t->events[sel[j]];

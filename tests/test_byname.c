@@ -67,13 +67,6 @@ every_kth(const char *name, const void *arg)
 }
 
 static int
-starts_aten(const char *name, const void *arg)
-{
-	(void)arg;
-	return strncmp(name, "aten::", 6) == 0;
-}
-
-static int
 none(const char *name, const void *arg)
 {
 	(void)name;
@@ -172,7 +165,9 @@ check_file(const char *rel)
 
 		check_select(&t, every_kth, &e);
 	}
-	check_select(&t, starts_aten, NULL);
+	check_select(&t, byname_prefix, "aten::");
+	check_select(&t, byname_contains, "::");
+	check_select(&t, byname_equals, "aten::mm");
 	check_select(&t, none, NULL);
 	check_lists(&t);
 	trace_free(&t);
