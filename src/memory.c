@@ -9,7 +9,6 @@
 #include "trace.h"
 #include "xalloc.h"
 
-
 /* A run of the list: its next position and its end. */
 struct run {
 	size_t at, end;
