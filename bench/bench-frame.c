@@ -31,15 +31,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "cache.h"
-#include "grid.h"
-#include "load.h"
-#include "metrics.h"
-#include "render.h"
-#include "trace.h"
-#include "view.h"
-#include "xalloc.h"
+#include "analysis/analysis.h"
+#include "load/cache.h"
+#include "render/grid.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "render/render.h"
+#include "model/trace.h"
+#include "view/view.h"
+#include "base/xalloc.h"
 
 #define W 200
 #define H 60
@@ -122,7 +122,7 @@ time_frames(struct view *v, int64_t a, int64_t b, int cpu, int reps,
 }
 
 static void
-time_metrics(const struct gpu_device *d, int64_t a, int64_t b, int reps,
+time_metrics(const struct metrics *d, int64_t a, int64_t b, int reps,
     double *worst, double *med)
 {
 	double *s = xcalloc((size_t)reps, sizeof *s);

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "metrics.h"
-#include "trace.h"
-#include "xalloc.h"
+#include "analysis/metrics.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -172,7 +172,7 @@ main(int argc, char **argv)
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
 	static const double fractions[] = { 1.0, 0.1, 0.01, 0.0001 };
 	struct trace t;
-	struct gpu_device d;
+	struct metrics d;
 	double t0, build_s;
 	int bad = 0;
 

@@ -22,14 +22,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "crossrank.h"
-#include "input.h"
-#include "load.h"
-#include "metrics.h"
-#include "report.h"
-#include "trace.h"
-#include "xalloc.h"
+#include "analysis/analysis.h"
+#include "analysis/crossrank.h"
+#include "load/input.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "report/report.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
 
 #include "memfile.h"
 

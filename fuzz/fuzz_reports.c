@@ -21,14 +21,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "align.h"
-#include "crossrank.h"
-#include "grid.h"
-#include "render.h"
-#include "report.h"
-#include "reports.h"
-#include "view.h"
-#include "xalloc.h"
+#include "analysis/align.h"
+#include "analysis/crossrank.h"
+#include "render/grid.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "report/report_set.h"
+#include "view/view.h"
+#include "base/xalloc.h"
 
 #include "memfile.h"
 
@@ -74,15 +74,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = memfile("report", data, size, path, sizeof path);
 	memset(&set, 0, sizeof set);
 	for (int copy = 0; copy < 2; copy++)
-		if (reports_load(&set, path, err, sizeof err) < 0) {
+		if (report_set_load(&set, path, err, sizeof err) < 0) {
 			if (strncmp(err, path, strlen(path)) != 0)
 				abort();
 			close(fd);
-			reports_free(&set);
+			report_set_free(&set);
 			return 0;
 		}
 	close(fd);
-	reports_sort(&set);
+	report_set_sort(&set);
 	in = xcalloc(set.n + 1, sizeof *in);
 	for (size_t i = 0; i < set.n; i++)
 		in[i] = set.v[i].in;
@@ -101,6 +101,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	show(&set, x);
 	free(off);
 	free(in);
-	reports_free(&set);
+	report_set_free(&set);
 	return 0;
 }

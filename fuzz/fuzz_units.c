@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "base/units.h"
 
 #define MAXLEN 4096
 

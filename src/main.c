@@ -22,25 +22,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "align.h"
-#include "analysis.h"
-#include "cache.h"
-#include "crossrank.h"
-#include "diff.h"
-#include "grid.h"
-#include "input.h"
-#include "keymap.h"
-#include "load.h"
-#include "metrics.h"
-#include "render.h"
-#include "report.h"
-#include "reports.h"
-#include "report_diff.h"
-#include "style.h"
-#include "trace.h"
-#include "tui.h"
-#include "units.h"
-#include "xalloc.h"
+#include "analysis/align.h"
+#include "analysis/analysis.h"
+#include "load/cache.h"
+#include "analysis/crossrank.h"
+#include "analysis/compare.h"
+#include "render/grid.h"
+#include "load/input.h"
+#include "view/keymap.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "report/report_set.h"
+#include "report/report_compare.h"
+#include "tui/style.h"
+#include "model/trace.h"
+#include "tui/tui.h"
+#include "base/units.h"
+#include "base/xalloc.h"
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -881,7 +881,7 @@ run_viewer(const struct cli *c, struct analysis *an, size_t nan, int64_t t0,
 
 /*
  * --compare: shifts the second trace so that its first step starts with the
- * first trace's (diff_align_offset()), and recomputes the span of both.
+ * first trace's (compare_align_offset()), and recomputes the span of both.
  */
 static void
 compare_align(struct trace **traces, size_t n, const struct analysis_opts *o,
@@ -900,7 +900,7 @@ compare_align(struct trace **traces, size_t n, const struct analysis_opts *o,
 		    metrics_devices(traces[k], &devs) ? devs[0] : -1, &dflt);
 		free(devs);
 	}
-	align_shift(traces[1], diff_align_offset(&a[0], &a[1]));
+	align_shift(traces[1], compare_align_offset(&a[0], &a[1]));
 	for (int k = 0; k < 2; k++)
 		analysis_free(&a[k]);
 	*origin = traces[0]->start_ns < traces[1]->start_ns ?
@@ -919,7 +919,7 @@ run_diff(const struct cli *c, struct trace **traces, size_t ntraces,
 {
 	const struct analysis *side[2] = { NULL, NULL };
 	struct analysis st[2];
-	struct diff d;
+	struct compare d;
 	int status = EXIT_OK;
 
 	if (c->diff_steps) {
@@ -944,12 +944,12 @@ run_diff(const struct cli *c, struct trace **traces, size_t ntraces,
 				return EXIT_INPUT;
 			}
 		}
-		diff_build(&d, &st[0], &st[1]);
-		if (report_diff_write(stdout, c->fmt, &st[0], &st[1], &d) < 0) {
+		compare_build(&d, &st[0], &st[1]);
+		if (report_compare_write(stdout, c->fmt, &st[0], &st[1], &d) < 0) {
 			perror("gantty: writing the diff");
 			status = EXIT_INPUT;
 		}
-		diff_free(&d);
+		compare_free(&d);
 		analysis_free(&st[0]);
 		analysis_free(&st[1]);
 		return status;
@@ -968,12 +968,12 @@ run_diff(const struct cli *c, struct trace **traces, size_t ntraces,
 		    traces[side[0] == NULL ? 0 : 1]->path, (long long)c->rank);
 		return EXIT_INPUT;
 	}
-	diff_build(&d, side[0], side[1]);
-	if (report_diff_write(stdout, c->fmt, side[0], side[1], &d) < 0) {
+	compare_build(&d, side[0], side[1]);
+	if (report_compare_write(stdout, c->fmt, side[0], side[1], &d) < 0) {
 		perror("gantty: writing the diff");
 		status = EXIT_INPUT;
 	}
-	diff_free(&d);
+	compare_free(&d);
 	return status;
 }
 
@@ -1037,7 +1037,7 @@ open_report_rank(const struct cli *c, const struct report_rank *r)
 }
 
 /*
- * --reports: per-rank JSON reports read back (reports.h), matched across
+ * --reports: per-rank JSON reports read back (report_set.h), matched across
  * ranks, and shown as the cross-rank report, a frame, or the viewer's
  * matrix, from which Enter opens a rank's trace.  With --rank=N, rank N's
  * trace is opened at once (viewer, --render or --report alike).
@@ -1056,16 +1056,16 @@ run_reports(const struct cli *c, const struct input_list *in)
 
 	memset(&set, 0, sizeof set);
 	for (size_t i = 0; i < in->n; i++)
-		if (reports_load(&set, in->v[i].path, err, sizeof err) < 0) {
+		if (report_set_load(&set, in->v[i].path, err, sizeof err) < 0) {
 			fprintf(stderr, "gantty: %s\n", err);
-			reports_free(&set);
+			report_set_free(&set);
 			return EXIT_INPUT;
 		}
 	if (set.n == 0) {
 		fprintf(stderr, "gantty: no ranks in the reports\n");
 		return EXIT_INPUT;
 	}
-	reports_sort(&set);
+	report_set_sort(&set);
 	if (c->rank >= 0) {
 		for (size_t i = 0; i < set.n; i++)
 			if (set.v[i].in.rank == c->rank) {
@@ -1140,7 +1140,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 	view_free(&v);
 out_nox:
 	free(off);
-	reports_free(&set);
+	report_set_free(&set);
 	return status;
 }
 

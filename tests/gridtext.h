@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grid.h"
+#include "render/grid.h"
 
 /*
  * Cells [x0, x1) of row y, clipped to the grid's width, as UTF-8 in buf

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "load.h"
-#include "metrics.h"
-#include "trace.h"
+#include "analysis/analysis.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "model/trace.h"
 
 #define J_UNUSED __attribute__((unused))
 

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
-#include "trace.h"
+#include "load/load.h"
+#include "model/trace.h"
 
 static int bad;
 

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "byname.h"
+#include "model/byname.h"
 #include "jtrace.h"
-#include "load.h"
+#include "load/load.h"
 #include "testrng.h"
-#include "trace.h"
-#include "xalloc.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
 
 /*
  * The oracle: a scan of every event.  byname must list, for each name, its

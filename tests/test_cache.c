@@ -8,7 +8,7 @@
  * with a valid checksum (its hash is static) and check that the range
  * checks alone still refuse it.
  */
-#include "cache.c"
+#include "load/cache.c"
 
 #include <criterion/criterion.h>
 #include <stddef.h>

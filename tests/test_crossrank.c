@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "crossrank.h"
-#include "input.h"
-#include "load.h"
-#include "metrics.h"
-#include "trace.h"
+#include "analysis/analysis.h"
+#include "analysis/crossrank.h"
+#include "load/input.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "model/trace.h"
 
 #define MAXR 4
 

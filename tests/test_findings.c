@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "crossrank.h"
-#include "findings.h"
-#include "load.h"
-#include "memory.h"
-#include "report.h"
-#include "trace.h"
+#include "analysis/analysis.h"
+#include "analysis/crossrank.h"
+#include "analysis/findings.h"
+#include "load/load.h"
+#include "analysis/memory.h"
+#include "report/report.h"
+#include "model/trace.h"
 
 #include "jtrace.h"
 #include "testrng.h"
@@ -639,7 +639,7 @@ Test(memory, samples_values_and_steps)
 	struct trace t;
 	struct memory m;
 	struct mem_sample x;
-	struct gpu_device d;
+	struct metrics d;
 	struct step *s;
 	struct mem_step *ms;
 	double a, r;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid.h"
+#include "render/grid.h"
 
 #include "gridtext.h"
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "itree.h"
-#include "trace.h"
-#include "xalloc.h"
+#include "model/itree.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
 #include "testrng.h"
 
 /* The definition, written out plainly: the oracle. */

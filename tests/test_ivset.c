@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ivset.h"
-#include "xalloc.h"
+#include "base/ivset.h"
+#include "base/xalloc.h"
 #include "testrng.h"
 
 /*

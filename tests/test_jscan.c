@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jscan.h"
+#include "load/jscan.h"
 
 static struct jscan js;
 

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "keymap.h"
+#include "view/keymap.h"
 
 /* The keys SPEC.md section 6 names, and what they must do. */
 static const struct {

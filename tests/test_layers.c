@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "layers.h"
-#include "load.h"
-#include "metrics.h"
-#include "steps.h"
-#include "trace.h"
+#include "analysis/layers.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "analysis/steps.h"
+#include "model/trace.h"
 
 #include "fsdp2.h"               /* the FSDP2 step, shared with test_view.c */
 
@@ -23,7 +23,7 @@
 /* Everything one test needs: the trace, device 0, its steps and layers. */
 struct fix {
 	struct trace t;
-	struct gpu_device d;
+	struct metrics d;
 	struct step *s;
 	size_t ns;
 	struct layer *l;

@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "load.h"
-#include "trace.h"
+#include "load/load.h"
+#include "model/trace.h"
 
 static char path[64];
 

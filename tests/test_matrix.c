@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crossrank.h"
-#include "matrix.h"
+#include "analysis/crossrank.h"
+#include "analysis/matrix.h"
 #include "testrng.h"
 
 Test(matrix, levels_at_the_thresholds)

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "ivset.h"
-#include "metrics.h"
-#include "strtab.h"
-#include "trace.h"
-#include "track.h"
-#include "xalloc.h"
+#include "base/ivset.h"
+#include "analysis/metrics.h"
+#include "base/strtab.h"
+#include "model/trace.h"
+#include "model/track.h"
+#include "base/xalloc.h"
 #include "testrng.h"
 
 #define NO_LAUNCH INT64_MIN     /* b_act(): the activity has no launch call */
@@ -123,7 +123,7 @@ b_kernel(struct builder *b, int64_t tid, const char *name, int64_t ts_ns,
 
 /* Finalizes b's trace and builds device 0's metrics of it into d. */
 static void
-b_metrics(struct builder *b, struct gpu_device *d, int64_t min_gap_ns)
+b_metrics(struct builder *b, struct metrics *d, int64_t min_gap_ns)
 {
 	trace_finalize(&b->t);
 	metrics_build(d, &b->t, 0, min_gap_ns);
@@ -131,7 +131,7 @@ b_metrics(struct builder *b, struct gpu_device *d, int64_t min_gap_ns)
 
 /* Frees what b_metrics() built and b's trace. */
 static void
-b_free(struct builder *b, struct gpu_device *d)
+b_free(struct builder *b, struct metrics *d)
 {
 	metrics_free(d);
 	trace_free(&b->t);
@@ -429,7 +429,7 @@ brute_top_kernels(const struct trace *t, int32_t device, int64_t a, int64_t b,
 }
 
 static void
-check_top_kernels(const struct gpu_device *d, int64_t a, int64_t b, size_t k,
+check_top_kernels(const struct metrics *d, int64_t a, int64_t b, size_t k,
     const char *ctx)
 {
 	struct kernel_total got[64], want[64];
@@ -565,7 +565,7 @@ rand_point(uint64_t *s, const struct trace *t, int64_t lo, int64_t hi)
 
 /* Checks d against the oracle for many windows. */
 static void
-check_random_windows(const struct gpu_device *d, const struct oracle *o,
+check_random_windows(const struct metrics *d, const struct oracle *o,
     uint64_t seed, int nwin)
 {
 	uint64_t s = seed ^ 0x5bd1e995u;
@@ -621,7 +621,7 @@ check_random_windows(const struct gpu_device *d, const struct oracle *o,
 
 /* Checks what metrics_build() gathered against the trace. */
 static void
-check_acts(const struct gpu_device *d)
+check_acts(const struct metrics *d)
 {
 	const struct trace *t = d->t;
 	size_t n = 0;
@@ -681,7 +681,7 @@ run_random(const struct gen *g, uint64_t seed0, int nseeds, int nwin,
 
 			oracle_init(&o, &b.t, devs[di], -300, maxend + 300);
 			for (size_t mi = 0; mi < sizeof min_gaps / sizeof *min_gaps; mi++) {
-				struct gpu_device d;
+				struct metrics d;
 
 				metrics_build(&d, &b.t, devs[di], min_gaps[mi]);
 				check_acts(&d);
@@ -739,7 +739,7 @@ Test(metrics, random_crowded_vs_oracle)
 /* ---- hand-made cases --------------------------------------------------- */
 
 static void
-window(const struct gpu_device *d, int64_t a, int64_t b, struct window_metrics *m)
+window(const struct metrics *d, int64_t a, int64_t b, struct window_metrics *m)
 {
 	metrics_window(d, a, b, m);
 	cr_assert_eq(m->idle_by_kind_ns[0] + m->idle_by_kind_ns[1] +
@@ -750,7 +750,7 @@ window(const struct gpu_device *d, int64_t a, int64_t b, struct window_metrics *
 Test(metrics, comm_hidden_under_compute)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 
 	b_init(&b);
@@ -787,7 +787,7 @@ Test(metrics, comm_hidden_under_compute)
 Test(metrics, comm_exposed)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 
 	b_init(&b);
@@ -829,7 +829,7 @@ Test(metrics, comm_exposed)
 Test(metrics, nested_and_overlapping_on_one_stream)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 	struct kernel_total k[8];
 	uint32_t outer, other;
@@ -897,7 +897,7 @@ Test(metrics, nested_and_overlapping_on_one_stream)
 Test(metrics, idle_kinds)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 	uint32_t i7, i8;
 	int host_decides;
@@ -998,7 +998,7 @@ Test(metrics, idle_kinds)
 Test(metrics, top_gaps_ties_by_start)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 
 	b_init(&b);
@@ -1034,7 +1034,7 @@ Test(metrics, top_gaps_ties_by_start)
 Test(metrics, two_devices)
 {
 	struct builder b;
-	struct gpu_device d0, d1;
+	struct metrics d0, d1;
 	struct window_metrics m;
 	struct kernel_total k[4];
 	int32_t *devs;
@@ -1083,7 +1083,7 @@ Test(metrics, two_devices)
 Test(metrics, no_activity)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 	struct kernel_total k[2];
 	int32_t dummy = 7, *devs = &dummy;      /* must be overwritten */
@@ -1113,7 +1113,7 @@ Test(metrics, no_activity)
 Test(metrics, empty_inverted_and_extreme_windows)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 
 	b_init(&b);
@@ -1169,7 +1169,7 @@ Test(metrics, empty_inverted_and_extreme_windows)
 Test(metrics, short_wait_boundary_and_negative_times)
 {
 	struct builder b;
-	struct gpu_device d;
+	struct metrics d;
 	struct window_metrics m;
 
 	b_init(&b);
@@ -1302,7 +1302,7 @@ struct second {
  * metrics_window() call in seconds.
  */
 static double
-scale_windows(const struct gpu_device *d, const struct second *sec,
+scale_windows(const struct metrics *d, const struct second *sec,
     uint64_t *s, int nwin)
 {
 	double t0, win_s = 0;
@@ -1404,7 +1404,7 @@ Test(metrics, scale_one_million, .timeout = 600)
 	qsort(sec.linked, sec.nlinked, sizeof *sec.linked, pair_order);
 
 	for (size_t mi = 0; mi < sizeof min_gaps / sizeof *min_gaps; mi++) {
-		struct gpu_device d;
+		struct metrics d;
 		double t0 = now_s(), build_s, win_s;
 
 		metrics_build(&d, &b.t, 0, min_gaps[mi]);

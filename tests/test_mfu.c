@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load.h"
-#include "metrics.h"
-#include "mfu.h"
-#include "steps.h"
-#include "trace.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "analysis/mfu.h"
+#include "analysis/steps.h"
+#include "model/trace.h"
 
 #define US INT64_C(1000)        /* ns per us */
 
@@ -27,7 +27,7 @@
 
 struct fix {
 	struct trace t;
-	struct gpu_device d;
+	struct metrics d;
 	struct mfu_flops fl;
 	struct step *s;
 	size_t ns;

@@ -7,15 +7,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "grid.h"
-#include "input.h"
-#include "keymap.h"
-#include "load.h"
-#include "metrics.h"
-#include "render.h"
-#include "trace.h"
-#include "view.h"
+#include "analysis/analysis.h"
+#include "render/grid.h"
+#include "load/input.h"
+#include "view/keymap.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "render/render.h"
+#include "model/trace.h"
+#include "view/view.h"
 
 #include "gridtext.h"
 

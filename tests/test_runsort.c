@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runsort.h"
+#include "base/runsort.h"
 #include "testrng.h"
 
 /*

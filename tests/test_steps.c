@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load.h"
-#include "metrics.h"
-#include "steps.h"
-#include "trace.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "analysis/steps.h"
+#include "model/trace.h"
 
 #include "jtrace.h"
 
@@ -71,7 +71,7 @@ assert_no_gpu(const struct step *s)
 static size_t
 find_steps(const struct trace *t, int32_t dev, struct step **s)
 {
-	struct gpu_device d;
+	struct metrics d;
 	size_t n;
 
 	metrics_build(&d, t, dev, METRICS_DEFAULT_MIN_GAP_NS);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "strtab.h"
+#include "base/strtab.h"
 
 Test(strtab, empty_string_is_id_zero)
 {

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "itree.h"
-#include "ivset.h"
-#include "trace.h"
-#include "track.h"
-#include "xalloc.h"
+#include "model/itree.h"
+#include "base/ivset.h"
+#include "model/trace.h"
+#include "model/track.h"
+#include "base/xalloc.h"
 #include "testrng.h"
 
 static uint16_t

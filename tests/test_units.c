@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "units.h"
+#include "base/units.h"
 
 static int64_t
 us(const char *s)

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "load.h"
-#include "metrics.h"
-#include "trace.h"
-#include "view.h"
-#include "crossrank.h"
+#include "analysis/analysis.h"
+#include "load/load.h"
+#include "analysis/metrics.h"
+#include "model/trace.h"
+#include "view/view.h"
+#include "analysis/crossrank.h"
 
 #define US 1000LL               /* ns per us */
 

@@ -1,0 +1,273 @@
+#include "config.h"
+
+#include "analysis/compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
+
+#define NO_SLOT SIZE_MAX
+
+/* a + b, saturated: hostile traces can hold many huge layers. */
+static int64_t
+sat(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+/* A map from d->strs ids to an index, grown with the table. */
+struct slots {
+	size_t *at;
+	size_t cap;
+};
+
+static size_t *
+slot(struct slots *s, uint32_t id)
+{
+	if (id >= s->cap) {
+		size_t old = s->cap, cap = old ? old : 64;
+
+		while (cap <= id)
+			cap *= 2;
+		s->at = xreallocarray(s->at, cap, sizeof *s->at);
+		for (size_t i = old; i < cap; i++)
+			s->at[i] = NO_SLOT;
+		s->cap = cap;
+	}
+	return &s->at[id];
+}
+
+static int
+overlaps(const struct analysis *a, int64_t s, int64_t e)
+{
+	if (e == s)
+		return s >= a->start_ns && s < a->end_ns;
+	return s < a->end_ns && e > a->start_ns;
+}
+
+static void
+measure(const struct analysis *a, int64_t s, int64_t e, struct compare_metrics *m)
+{
+	struct window_metrics w;
+
+	metrics_window(&a->dev, s, e, &w);
+	m->compute_ns = sat(m->compute_ns, w.compute_ns);
+	m->comm_ns = sat(m->comm_ns, w.comm_ns);
+	m->exposed_comm_ns = sat(m->exposed_comm_ns, w.exposed_comm_ns);
+	m->idle_ns = sat(m->idle_ns, w.idle_ns);
+}
+
+static void
+window_of(const struct analysis *a, struct compare_metrics *m)
+{
+	memset(m, 0, sizeof *m);
+	if (a->device < 0 || !a->has_window)
+		return;
+	m->time_ns = a->end_ns - a->start_ns;
+	m->compute_ns = a->m.compute_ns;
+	m->comm_ns = a->m.comm_ns;
+	m->exposed_comm_ns = a->m.exposed_comm_ns;
+	m->idle_ns = a->m.idle_ns;
+}
+
+static int
+step_listed(const struct analysis *a, const struct step *s)
+{
+	if (a->device < 0 || !a->has_window)
+		return 0;
+	return overlaps(a, s->start_ns, s->end_ns) ||
+	    (s->has_gpu && overlaps(a, s->gpu_start_ns, s->gpu_end_ns));
+}
+
+static void
+add_steps(struct compare *d, const struct analysis *a, int side)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < a->nsteps; i++) {
+		const struct step *s = &a->steps[i];
+		struct compare_step *p;
+		struct compare_metrics *m;
+
+		if (!step_listed(a, s))
+			continue;
+		if (k == d->nsteps) {
+			d->steps = xreallocarray(d->steps, d->nsteps + 1, sizeof *d->steps);
+			memset(&d->steps[d->nsteps], 0, sizeof *d->steps);
+			d->steps[d->nsteps].index = d->nsteps;
+			d->steps[d->nsteps].number_a = d->steps[d->nsteps].number_b = -1;
+			d->nsteps++;
+		}
+		p = &d->steps[k++];
+		m = side ? &p->b : &p->a;
+		if (side)
+			p->has_b = 1, p->number_b = s->number;
+		else
+			p->has_a = 1, p->number_a = s->number;
+		m->time_ns = s->end_ns - s->start_ns;
+		if (s->has_gpu)
+			measure(a, s->gpu_start_ns, s->gpu_end_ns, m);
+	}
+}
+
+static void
+add_layers(struct compare *d, const struct analysis *a, int side,
+    struct slots sl[3])
+{
+	const struct trace *t = a->t;
+
+	if (a->device < 0 || !a->has_window)
+		return;
+	for (size_t i = 0; i < a->nlayers; i++) {
+		const struct layer *l = &a->layers[i];
+		const char *name = trace_str(t, l->name);
+		struct compare_layer *p;
+		struct compare_metrics *m;
+		uint32_t id;
+		size_t *at;
+
+		if (l->has_gpu ? !overlaps(a, l->gpu_start_ns, l->gpu_end_ns) :
+		    !overlaps(a, l->cpu_start_ns, l->cpu_end_ns))
+			continue;
+		id = strtab_intern(&d->strs, name, strlen(name));
+		at = slot(&sl[l->phase], id);
+		if (*at == NO_SLOT) {
+			d->layers = xreallocarray(d->layers, d->nlayers + 1,
+			    sizeof *d->layers);
+			memset(&d->layers[d->nlayers], 0, sizeof *d->layers);
+			d->layers[d->nlayers].name = id;
+			d->layers[d->nlayers].phase = l->phase;
+			*at = d->nlayers++;
+		}
+		p = &d->layers[*at];
+		m = side ? &p->b : &p->a;
+		if (side)
+			p->count_b++;
+		else
+			p->count_a++;
+		if (!l->has_gpu)
+			continue;
+		m->time_ns = sat(m->time_ns, l->gpu_end_ns - l->gpu_start_ns);
+		m->own_exposed_comm_ns = sat(m->own_exposed_comm_ns,
+		    l->own_exposed_comm_ns);
+		measure(a, l->gpu_start_ns, l->gpu_end_ns, m);
+	}
+}
+
+static void
+add_kernels(struct compare *d, const struct analysis *a, int side,
+    struct slots *sl)
+{
+	const struct trace *t = a->t;
+
+	if (a->device < 0 || !a->has_window)
+		return;
+	for (size_t i = 0; i < a->dev.nacts; i++) {
+		const struct event *e = &t->events[a->dev.acts[i]];
+		int64_t s = e->ts_ns, x = event_end(e);
+		const char *name;
+		struct compare_kernel *k;
+		uint32_t id;
+		size_t *at;
+
+		if (!overlaps(a, s, x))
+			continue;
+		s = s < a->start_ns ? a->start_ns : s;
+		x = x > a->end_ns ? a->end_ns : x;
+		name = trace_str(t, e->name);
+		id = strtab_intern(&d->strs, name, strlen(name));
+		at = slot(sl, id);
+		if (*at == NO_SLOT) {
+			d->kernels = xreallocarray(d->kernels, d->nkernels + 1,
+			    sizeof *d->kernels);
+			memset(&d->kernels[d->nkernels], 0, sizeof *d->kernels);
+			d->kernels[d->nkernels].name = id;
+			d->kernels[d->nkernels].cls = e->cls;
+			*at = d->nkernels++;
+		}
+		k = &d->kernels[*at];
+		if (side) {
+			k->count_b++;
+			k->total_b_ns = sat(k->total_b_ns, x > s ? x - s : 0);
+		} else {
+			k->count_a++;
+			k->total_a_ns = sat(k->total_a_ns, x > s ? x - s : 0);
+		}
+	}
+}
+
+static const struct strtab *sort_strs;
+
+static int
+by_change(const void *pa, const void *pb)
+{
+	const struct compare_kernel *a = pa, *b = pb;
+	int64_t da = a->total_b_ns - a->total_a_ns, db = b->total_b_ns - b->total_a_ns;
+
+	da = da < 0 ? -da : da;
+	db = db < 0 ? -db : db;
+	if (da != db)
+		return da > db ? -1 : 1;
+	return strcmp(strtab_get(sort_strs, a->name), strtab_get(sort_strs, b->name));
+}
+
+void
+compare_build(struct compare *d, const struct analysis *a, const struct analysis *b)
+{
+	struct slots ls[3], ks;
+
+	memset(d, 0, sizeof *d);
+	memset(ls, 0, sizeof ls);
+	memset(&ks, 0, sizeof ks);
+	strtab_init(&d->strs);
+	window_of(a, &d->wa);
+	window_of(b, &d->wb);
+	add_steps(d, a, 0);
+	add_steps(d, b, 1);
+	add_layers(d, a, 0, ls);
+	add_layers(d, b, 1, ls);
+	add_kernels(d, a, 0, &ks);
+	add_kernels(d, b, 1, &ks);
+	sort_strs = &d->strs;
+	if (d->nkernels > 1)
+		qsort(d->kernels, d->nkernels, sizeof *d->kernels, by_change);
+	sort_strs = NULL;
+	for (int i = 0; i < 3; i++)
+		free(ls[i].at);
+	free(ks.at);
+}
+
+static int64_t
+reference(const struct analysis *a)
+{
+	if (a->nsteps > 0)
+		return a->steps[0].start_ns;
+	if (a->device >= 0 && a->dev.nacts > 0)
+		return a->dev.first_ns;
+	return a->t->start_ns;
+}
+
+int64_t
+compare_align_offset(const struct analysis *a, const struct analysis *b)
+{
+	return reference(a) - reference(b);
+}
+
+void
+compare_free(struct compare *d)
+{
+	if (d == NULL)
+		return;
+	free(d->steps);
+	free(d->layers);
+	free(d->kernels);
+	strtab_free(&d->strs);
+	memset(d, 0, sizeof *d);
+}

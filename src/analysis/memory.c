@@ -1,0 +1,242 @@
+#include "config.h"
+
+#include "analysis/memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/steps.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
+
+/* A run of the list: its next position and its end. */
+struct run {
+	size_t at, end;
+};
+
+/* Whether run x's next sample comes before run y's: by time, then index. */
+static int
+run_before(const struct trace *t, const uint32_t *ev, const struct run *x,
+    const struct run *y)
+{
+	const struct event *a = &t->events[ev[x->at]], *b = &t->events[ev[y->at]];
+
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns;
+	return ev[x->at] < ev[y->at];
+}
+
+static void
+heap_down(const struct trace *t, const uint32_t *ev, struct run *h, size_t k,
+    size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1, m = i;
+		struct run tmp;
+
+		if (c < k && run_before(t, ev, &h[c], &h[m]))
+			m = c;
+		if (c + 1 < k && run_before(t, ev, &h[c + 1], &h[m]))
+			m = c + 1;
+		if (m == i)
+			return;
+		tmp = h[i], h[i] = h[m], h[m] = tmp;
+		i = m;
+	}
+}
+
+/*
+ * The events of ev[0..n) (ascending, so track by track, each track's by
+ * time) in time order, equal times in event order: a merge of the
+ * per-track runs, O(n log k) for k tracks.  Returns a malloc'd array.
+ */
+static uint32_t *
+by_time_merged(const struct trace *t, const uint32_t *ev, size_t n)
+{
+	uint32_t *out = xreallocarray(NULL, n ? n : 1, sizeof *out);
+	struct run *h = NULL;
+	size_t k = 0, cap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && t->events[ev[i]].track == t->events[ev[i - 1]].track)
+			continue;
+		if (k > 0)
+			h[k - 1].end = i;
+		xgrow(&h, &cap, k + 1, sizeof *h);
+		h[k].at = i;
+		h[k++].end = n;
+	}
+	for (size_t i = k; i-- > 0;)
+		heap_down(t, ev, h, k, i);
+	for (size_t o = 0; k > 0; o++) {
+		out[o] = ev[h[0].at++];
+		if (h[0].at == h[0].end)
+			h[0] = h[--k];
+		heap_down(t, ev, h, k, 0);
+	}
+	free(h);
+	return out;
+}
+
+void
+memory_build(struct memory *m, const struct trace *t, int32_t device)
+{
+	size_t n = t->nlist[LIST_MEMORY];
+	uint32_t *ev;
+
+	memset(m, 0, sizeof *m);
+	m->device = device;
+	if (n == 0)
+		return;
+	/* in time order, the samples need no sort (nor its copy of them) */
+	ev = by_time_merged(t, t->lists[LIST_MEMORY], n);
+	m->s = xreallocarray(NULL, n, sizeof *m->s);
+	for (size_t j = 0; j < n; j++) {
+		const struct event *e = &t->events[ev[j]];
+		const struct event_args *a;
+		struct arg_nums nums;
+
+		trace_prefetch_args(t, ev, j, n);
+		if (!(e->flags & EVF_INSTANT) || e->args == EV_NONE)
+			continue;
+		a = &t->args[e->args];
+		if (a->device != device)
+			continue;
+		nums = trace_args_nums(t, a);
+		m->s[m->n].ts_ns = e->ts_ns;
+		m->s[m->n].allocated = nums.value;
+		m->s[m->n].reserved = nums.flops;       /* Total Reserved */
+		m->n++;
+	}
+	free(ev);
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->s[i].allocated > m->peak_allocated)
+			m->peak_allocated = m->s[i].allocated;
+		if (m->s[i].reserved > m->peak_reserved)
+			m->peak_reserved = m->s[i].reserved;
+	}
+}
+
+void
+memory_free(struct memory *m)
+{
+	if (m == NULL)
+		return;
+	free(m->s);
+	memset(m, 0, sizeof *m);
+}
+
+/* Returns the number of samples with ts_ns <= t_ns. */
+static size_t
+upto(const struct memory *m, int64_t t_ns)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->s[mid].ts_ns <= t_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int
+memory_at(const struct memory *m, int64_t ts_ns, struct mem_sample *out)
+{
+	size_t k = upto(m, ts_ns);
+
+	if (k == 0)
+		return 0;
+	*out = m->s[k - 1];
+	return 1;
+}
+
+int
+memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
+    double *alloc, double *reserved)
+{
+	size_t k, i;
+	int any = 0;
+
+	*alloc = *reserved = 0;
+	if (b_ns <= a_ns || m->n == 0)
+		return 0;
+	k = upto(m, a_ns);
+	i = k > 0 ? k - 1 : 0;  /* the sample in effect at a_ns, if any */
+	for (; i < m->n && m->s[i].ts_ns < b_ns; i++) {
+		if (!any || m->s[i].allocated > *alloc)
+			*alloc = m->s[i].allocated;
+		if (!any || m->s[i].reserved > *reserved)
+			*reserved = m->s[i].reserved;
+		any = 1;
+	}
+	return any;
+}
+
+size_t
+memory_steps(const struct memory *m, const struct trace *t,
+    const struct step *s, size_t n, struct mem_step **out)
+{
+	struct mem_step *ms;
+	const uint32_t *calls = t->lists[LIST_ALLOC_CALLS];
+	size_t ncalls = t->nlist[LIST_ALLOC_CALLS];
+
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	ms = xcalloc(n, sizeof *ms);
+	for (size_t i = 0; i < n; i++) {
+		struct mem_step *p = &ms[i];
+		struct mem_sample x;
+		size_t k, j;
+
+		p->number = s[i].number;
+		p->start_ns = s[i].start_ns;
+		p->end_ns = s[i].end_ns;
+		if (p->end_ns <= p->start_ns || m->n == 0)
+			continue;
+		k = upto(m, p->start_ns);
+		j = k > 0 ? k - 1 : 0;
+		for (; j < m->n && m->s[j].ts_ns < p->end_ns; j++) {
+			const struct mem_sample *q = &m->s[j];
+
+			if (!p->has_samples) {
+				p->min_allocated = p->peak_allocated = q->allocated;
+				p->peak_reserved = q->reserved;
+				p->has_samples = 1;
+				continue;
+			}
+			if (q->allocated > p->peak_allocated)
+				p->peak_allocated = q->allocated;
+			if (q->allocated < p->min_allocated)
+				p->min_allocated = q->allocated;
+			if (q->reserved > p->peak_reserved)
+				p->peak_reserved = q->reserved;
+		}
+		if (memory_at(m, p->start_ns, &x))
+			p->start_allocated = x.allocated;
+		if (memory_at(m, p->end_ns - 1, &x))
+			p->end_allocated = x.allocated;
+	}
+	for (size_t j = 0; j < ncalls; j++) {
+		const struct event *e = &t->events[calls[j]];
+		long k;
+
+		k = steps_at(s, n, e->ts_ns);
+		if (k < 0 || e->ts_ns >= s[k].end_ns)
+			continue;
+		if (e->flags & EVF_FREE_CALL)
+			ms[k].frees++;
+		else
+			ms[k].mallocs++;
+		if (ms[k].alloc_call_ns <= INT64_MAX - e->dur_ns)
+			ms[k].alloc_call_ns += e->dur_ns;
+		if ((size_t)k >= MEMORY_WARMUP_STEPS)
+			ms[k].churn = 1;
+	}
+	*out = ms;
+	return n;
+}

@@ -1,0 +1,96 @@
+#include "config.h"
+
+#include "base/xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void (*fatal_hook)(void);
+
+void
+xalloc_set_fatal_hook(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
+static void
+die_oom(size_t size)
+{
+	void (*hook)(void) = fatal_hook;
+
+	fatal_hook = NULL;
+	if (hook != NULL)
+		hook();
+	fprintf(stderr, "gantty: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		die_oom(size);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (n == 0 || size == 0)
+		n = size = 1;
+	p = calloc(n, size);
+	if (p == NULL)
+		die_oom(n * size);
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	void *q;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		die_oom(SIZE_MAX);
+	q = realloc(p, n * size != 0 ? n * size : 1);
+	if (q == NULL)
+		die_oom(n * size);
+	return q;
+}
+
+char *
+xstrndup(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+void
+xgrow(void *pp, size_t *cap, size_t need, size_t elem)
+{
+	void **p = pp;
+	size_t c = *cap;
+
+	if (need <= c)
+		return;
+	if (c < 16)
+		c = 16;
+	while (c < need)
+		c = c > SIZE_MAX / 2 ? need : c * 2;
+	*p = xreallocarray(*p, c, elem);
+	*cap = c;
+}

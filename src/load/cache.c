@@ -1,0 +1,1063 @@
+#include "config.h"
+
+#include "load/cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/job.h"
+#include "load/load.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
+
+/*
+ * The file: a struct cache_header, then the sections below in this order,
+ * each a raw array of this build's records (the header records their sizes,
+ * and a cache from another build is refused):
+ *
+ *   path          pathlen bytes (the absolute path, no NUL)
+ *   string lens   nstrs x uint32_t
+ *   strings       strbytes bytes: every string in id order, NUL-terminated
+ *   events, args, nums, comms, tracks (pointers zeroed), cats, cat_kinds,
+ *   devices, devices_seen
+ *   maxend        every track's index.maxend_ns (track.count entries each)
+ *   busy          per track: busy.start_ns[n], end_ns[n], prefix_ns[n + 1]
+ *   byname        start (nnamed + 1 x uint32_t), ev (nevents x uint32_t)
+ *   counts        cat_slices (ncats x uint64_t)
+ *   lists         each of TRACE_LISTS: nlist[k] x uint32_t
+ *   stop reason   stoplen bytes, NUL-terminated (0 bytes when none)
+ *
+ * payload_hash covers every byte after the header; header_hash the header
+ * with header_hash zeroed.
+ */
+/*
+ * Records are stored as they are in memory; those with padding or spare
+ * fields are copied field by field (write_payload), so a field added to
+ * them must be added there too, and CACHE_FORMAT_VERSION bumped.  These
+ * make such a change fail the build here rather than lose the field.
+ */
+_Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
+_Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see cache.c");
+_Static_assert(sizeof(struct arg_nums) == 16, "struct arg_nums changed: see cache.c");
+_Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
+_Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: see cache.c");
+_Static_assert(sizeof(struct track) % 8 == 0, "tracks are read in place");
+
+#define CACHE_MAGIC "GANTTYC\n"
+#define CACHE_BYTE_ORDER 0x0102030405060708ull
+
+struct cache_header {
+	char magic[8];
+	uint64_t format, byte_order;
+	uint64_t sz_event, sz_args, sz_comm, sz_track, sz_device, sz_warn;
+	char version[32];
+	/* the key */
+	uint64_t dev, ino;
+	int64_t size, mtime_ns, ctime_ns;
+	uint64_t pathlen;
+	/* counts */
+	uint64_t nstrs, strbytes, nevents, nargs, nnums, ncomms, flow_count, ntracks, ncats;
+	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, nnamed, stoplen;
+	uint64_t nlist[TRACE_LISTS];
+	uint64_t nactivities, nlinked;
+	/* header fields of the trace */
+	int64_t world_size, has_distributed, dist_rank, dist_backend;
+	int64_t base_time_ns, has_base_time, legacy_array;
+	uint64_t objects;
+	int64_t start_ns, end_ns;
+	struct trace_warnings warn;
+	uint64_t payload_hash, header_hash;
+};
+
+static void
+say(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (size == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A streaming 64-bit hash in the manner of xxHash64: four lanes over 32-byte
+ * blocks, so it runs at memory speed.  It guards against accidents (a torn
+ * write, a flipped bit), not against a forger; the range checks below keep
+ * even a forged cache from reading out of bounds.
+ */
+#define P1 0x9e3779b185ebca87ull
+#define P2 0xc2b2ae3d27d4eb4full
+#define P3 0x165667b19e3779f9ull
+
+struct hash {
+	uint64_t v[4];
+	unsigned char buf[32];
+	size_t nbuf;
+	uint64_t total;
+};
+
+static inline uint64_t
+rotl(uint64_t x, int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+static inline uint64_t
+load64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof w);
+	return w;
+}
+
+static void
+hash_init(struct hash *h)
+{
+	memset(h, 0, sizeof *h);
+	h->v[0] = P1 + P2;
+	h->v[1] = P2;
+	h->v[2] = 0;
+	h->v[3] = -P1;
+}
+
+static inline void
+hash_block(uint64_t v[4], const unsigned char *p)
+{
+	for (int i = 0; i < 4; i++)
+		v[i] = rotl(v[i] + load64(p + 8 * i) * P2, 31) * P1;
+}
+
+static void
+hash_update(struct hash *h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	if (len == 0)
+		return;         /* data may be NULL (an empty array) */
+	h->total += len;
+	if (h->nbuf > 0) {
+		size_t take = 32 - h->nbuf < len ? 32 - h->nbuf : len;
+
+		memcpy(h->buf + h->nbuf, p, take);
+		h->nbuf += take;
+		p += take;
+		len -= take;
+		if (h->nbuf < 32)
+			return;
+		hash_block(h->v, h->buf);
+		h->nbuf = 0;
+	}
+	for (; len >= 32; p += 32, len -= 32)
+		hash_block(h->v, p);
+	memcpy(h->buf, p, len);
+	h->nbuf = len;
+}
+
+static uint64_t
+hash_final(const struct hash *h)
+{
+	uint64_t x = rotl(h->v[0], 1) + rotl(h->v[1], 7) + rotl(h->v[2], 12) +
+	    rotl(h->v[3], 18);
+	unsigned char tail[32] = { 0 };
+
+	memcpy(tail, h->buf, h->nbuf);
+	for (size_t i = 0; i < h->nbuf; i += 8)
+		x = rotl(x ^ (load64(tail + i) * P2), 27) * P1 + P3;
+	x ^= h->total * P1;
+	x ^= x >> 33;
+	x *= P2;
+	x ^= x >> 29;
+	x *= P3;
+	return x ^ (x >> 32);
+}
+
+static uint64_t
+hash_bytes(const void *p, size_t len)
+{
+	struct hash h;
+
+	hash_init(&h);
+	hash_update(&h, p, len);
+	return hash_final(&h);
+}
+
+static int64_t
+ts_ns(const struct timespec *ts)
+{
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+int
+cache_dir(char *buf, size_t size)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (x != NULL && x[0] == '/')
+		n = snprintf(buf, size, "%s/gantty", x);
+	else if (home != NULL && home[0] != '\0')
+		n = snprintf(buf, size, "%s/.cache/gantty", home);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static void
+key_of_stat(struct cache_key *k, const struct stat *st)
+{
+	k->dev = (uint64_t)st->st_dev;
+	k->ino = (uint64_t)st->st_ino;
+	k->size = (int64_t)st->st_size;
+	k->mtime_ns = ts_ns(&st->st_mtim);
+	k->ctime_ns = ts_ns(&st->st_ctim);
+}
+
+int
+cache_key_get(struct cache_key *k, const char *path, char *why, size_t whysize)
+{
+	struct stat st;
+	struct timespec now;
+	char *abs;
+
+	memset(k, 0, sizeof *k);
+	if (strcmp(path, "-") == 0) {
+		say(why, whysize, "standard input is not cached");
+		return -1;
+	}
+	if ((abs = realpath(path, NULL)) == NULL || stat(abs, &st) < 0) {
+		say(why, whysize, "%s: %s", path, strerror(errno));
+		free(abs);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		say(why, whysize, "%s: not a regular file", path);
+		free(abs);
+		return -1;
+	}
+	k->abspath = abs;
+	key_of_stat(k, &st);
+	clock_gettime(CLOCK_REALTIME, &now);
+	k->now_ns = ts_ns(&now);
+	return 0;
+}
+
+void
+cache_key_free(struct cache_key *k)
+{
+	free(k->abspath);
+	memset(k, 0, sizeof *k);
+}
+
+int
+cache_path(char *buf, size_t size, const char *dir, const struct cache_key *k)
+{
+	const char *base = strrchr(k->abspath, '/');
+	char name[49];
+	size_t j = 0;
+	int n;
+
+	/* The file's name (for people listing the directory), then the hash. */
+	for (base = base ? base + 1 : k->abspath; *base != '\0' && j < sizeof name - 1;
+	    base++)
+		name[j++] = (*base >= 'a' && *base <= 'z') || (*base >= 'A' && *base <= 'Z') ||
+		    (*base >= '0' && *base <= '9') || *base == '.' || *base == '-' ||
+		    *base == '_' ? *base : '_';
+	name[j] = '\0';
+	n = snprintf(buf, size, "%s/%s-%016llx.gantty", dir, name,
+	    (unsigned long long)hash_bytes(k->abspath, strlen(k->abspath)));
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* Sections are padded to 8 bytes, so that records are read in place. */
+#define PAD8(n) (((n) + 7) & ~(uint64_t)7)
+
+/* *acc += n * elem, padded to 8 bytes; -1 on overflow. */
+static int
+add_sz(uint64_t *acc, uint64_t n, uint64_t elem)
+{
+	uint64_t bytes;
+
+	if (__builtin_mul_overflow(n, elem, &bytes) || bytes > UINT64_MAX - 7 ||
+	    __builtin_add_overflow(*acc, PAD8(bytes), acc))
+		return -1;
+	return 0;
+}
+
+/* The bytes after the header that h's counts call for, or -1 on overflow. */
+static int
+payload_size(const struct cache_header *h, uint64_t *size)
+{
+	uint64_t s = 0, busy;
+
+	if (__builtin_mul_overflow(h->nbusy, 3, &busy) ||
+	    __builtin_add_overflow(busy, h->ntracks, &busy))
+		return -1;
+	if (add_sz(&s, h->pathlen, 1) < 0 ||
+	    add_sz(&s, h->nstrs, sizeof(uint32_t)) < 0 ||
+	    add_sz(&s, h->strbytes, 1) < 0 ||
+	    add_sz(&s, h->nevents, sizeof(struct event)) < 0 ||
+	    add_sz(&s, h->nargs, sizeof(struct event_args)) < 0 ||
+	    add_sz(&s, h->nnums, sizeof(struct arg_nums)) < 0 ||
+	    add_sz(&s, h->ncomms, sizeof(struct comm_args)) < 0 ||
+	    add_sz(&s, h->ntracks, sizeof(struct track)) < 0 ||
+	    add_sz(&s, h->ncats, sizeof(uint32_t)) < 0 ||
+	    add_sz(&s, h->ncats, sizeof(uint8_t)) < 0 ||
+	    add_sz(&s, h->ndevices, sizeof(struct device_prop)) < 0 ||
+	    add_sz(&s, h->ndevices_seen, sizeof(int32_t)) < 0 ||
+	    add_sz(&s, h->nmaxend, sizeof(int64_t)) < 0 ||
+	    add_sz(&s, busy, sizeof(int64_t)) < 0 ||
+	    h->nnamed == UINT64_MAX ||
+	    add_sz(&s, h->nnamed + 1, sizeof(uint32_t)) < 0 ||
+	    add_sz(&s, h->nevents, sizeof(uint32_t)) < 0 ||
+	    add_sz(&s, h->ncats, sizeof(uint64_t)) < 0)
+		return -1;
+	for (int k = 0; k < TRACE_LISTS; k++)
+		if (add_sz(&s, h->nlist[k], sizeof(uint32_t)) < 0)
+			return -1;
+	if (add_sz(&s, h->stoplen, 1) < 0)
+		return -1;
+	*size = s;
+	return 0;
+}
+
+static void
+header_fill(struct cache_header *h, const struct cache_key *k)
+{
+	memset(h, 0, sizeof *h);
+	memcpy(h->magic, CACHE_MAGIC, sizeof h->magic);
+	h->format = CACHE_FORMAT_VERSION;
+	h->byte_order = CACHE_BYTE_ORDER;
+	h->sz_event = sizeof(struct event);
+	h->sz_args = sizeof(struct event_args);
+	h->sz_comm = sizeof(struct comm_args);
+	h->sz_track = sizeof(struct track);
+	h->sz_device = sizeof(struct device_prop);
+	h->sz_warn = sizeof(struct trace_warnings);
+	snprintf(h->version, sizeof h->version, "%s", PACKAGE_VERSION);
+	h->dev = k->dev;
+	h->ino = k->ino;
+	h->size = k->size;
+	h->mtime_ns = k->mtime_ns;
+	h->ctime_ns = k->ctime_ns;
+	h->pathlen = strlen(k->abspath);
+}
+
+/* ---- writing ---- */
+
+#define WBUF_SIZE (1 << 20)
+
+struct writer {
+	int fd;
+	int failed;             /* errno of the first failure, or 0 */
+	struct hash h;
+	unsigned char *buf;
+	size_t nbuf;
+	uint64_t off;           /* payload bytes so far */
+};
+
+static void
+w_raw(struct writer *w, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len > 0 && w->failed == 0) {
+		ssize_t r = write(w->fd, p, len);
+
+		if (r < 0) {
+			if (errno != EINTR)
+				w->failed = errno;
+			continue;
+		}
+		p += r;
+		len -= (size_t)r;
+	}
+}
+
+static void
+w_flush(struct writer *w)
+{
+	w_raw(w, w->buf, w->nbuf);
+	w->nbuf = 0;
+}
+
+/* Appends len bytes to the payload (hashed). */
+static void
+w_put(struct writer *w, const void *data, size_t len)
+{
+	if (len == 0)
+		return;         /* data may be NULL (an empty array) */
+	hash_update(&w->h, data, len);
+	w->off += len;
+	if (w->nbuf + len > WBUF_SIZE) {
+		w_flush(w);
+		if (len >= WBUF_SIZE) {
+			w_raw(w, data, len);
+			return;
+		}
+	}
+	memcpy(w->buf + w->nbuf, data, len);
+	w->nbuf += len;
+}
+
+/* Ends a section: zeros up to the next multiple of 8 bytes. */
+static void
+w_pad(struct writer *w)
+{
+	static const char zeros[8];
+
+	w_put(w, zeros, PAD8(w->off) - w->off);
+}
+
+static void
+w_i64(struct writer *w, const int64_t *v, size_t n, int64_t fill)
+{
+	if (v != NULL)
+		w_put(w, v, n * sizeof *v);
+	else
+		for (size_t i = 0; i < n; i++)
+			w_put(w, &fill, sizeof fill);
+}
+
+/* Writes every section; the header is written last, at offset 0. */
+static void
+write_payload(struct writer *w, const struct trace *t, const struct cache_key *k,
+    struct cache_header *h)
+{
+	const struct strtab *st = &t->strs;
+
+	w_put(w, k->abspath, h->pathlen);
+	w_pad(w);
+	w_put(w, st->lens, st->count * sizeof *st->lens);
+	w_pad(w);
+	for (uint32_t id = 0; id < st->count; id++)
+		w_put(w, st->strs[id], (size_t)st->lens[id] + 1);
+	w_pad(w);
+	w_put(w, t->events, t->nevents * sizeof *t->events);
+	w_put(w, t->args, t->nargs * sizeof *t->args);
+	w_put(w, t->nums, t->nnums * sizeof *t->nums);
+	w_put(w, t->comms, t->ncomms * sizeof *t->comms);
+	/* Records with padding or spare fields go through zeroed copies. */
+	for (size_t i = 0; i < t->ntracks; i++) {
+		struct track c = t->tracks[i];
+
+		c.index.maxend_ns = NULL;
+		c.busy.start_ns = c.busy.end_ns = c.busy.prefix_ns = NULL;
+		w_put(w, &c, sizeof c);
+	}
+	w_put(w, t->cats, t->ncats * sizeof *t->cats);
+	w_pad(w);
+	w_put(w, t->cat_kinds, t->ncats * sizeof *t->cat_kinds);
+	w_pad(w);
+	for (size_t i = 0; i < t->ndevices; i++) {
+		const struct device_prop *d = &t->devices[i];
+		struct device_prop c;
+
+		memset(&c, 0, sizeof c);
+		c.id = d->id;
+		c.name = d->name;
+		c.compute_major = d->compute_major;
+		c.compute_minor = d->compute_minor;
+		c.num_sms = d->num_sms;
+		c.total_mem = d->total_mem;
+		w_put(w, &c, sizeof c);
+	}
+	w_put(w, t->devices_seen, t->ndevices_seen * sizeof *t->devices_seen);
+	w_pad(w);
+	for (size_t i = 0; i < t->ntracks; i++)
+		w_i64(w, t->tracks[i].index.maxend_ns, t->tracks[i].index.n, 0);
+	for (size_t i = 0; i < t->ntracks; i++) {
+		const struct ivset *b = &t->tracks[i].busy;
+
+		w_i64(w, b->start_ns, b->n, 0);
+		w_i64(w, b->end_ns, b->n, 0);
+		w_i64(w, b->prefix_ns, b->n + 1, 0);
+	}
+	w_put(w, t->byname.start, (h->nnamed + 1) * sizeof *t->byname.start);
+	w_pad(w);
+	w_put(w, t->byname.ev, t->nevents * sizeof *t->byname.ev);
+	w_pad(w);
+	w_put(w, t->cat_slices, t->ncats * sizeof *t->cat_slices);
+	w_pad(w);
+	for (int l = 0; l < TRACE_LISTS; l++) {
+		w_put(w, t->lists[l], t->nlist[l] * sizeof *t->lists[l]);
+		w_pad(w);
+	}
+	if (h->stoplen > 0)
+		w_put(w, t->stop_reason, h->stoplen);
+	w_pad(w);
+	w_flush(w);
+}
+
+static int
+mkdir_p(const char *dir)
+{
+	char *p = xstrdup(dir);
+	int rc = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+				rc = -1;
+				break;
+			}
+			*s = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	free(p);
+	return rc;
+}
+
+int
+cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
+    char *why, size_t whysize)
+{
+	struct cache_header h;
+	struct writer w;
+	struct stat st;
+	struct cache_key now;
+	char final[PATH_MAX], tmp[PATH_MAX];
+	int n;
+
+	if (k->now_ns - k->mtime_ns < (int64_t)CACHE_RACY_S * 1000000000) {
+		say(why, whysize, "modified less than %d s before it was opened",
+		    CACHE_RACY_S);
+		return -1;
+	}
+	if (stat(k->abspath, &st) < 0) {
+		say(why, whysize, "%s: %s", k->abspath, strerror(errno));
+		return -1;
+	}
+	memset(&now, 0, sizeof now);
+	key_of_stat(&now, &st);
+	if (now.dev != k->dev || now.ino != k->ino || now.size != k->size ||
+	    now.mtime_ns != k->mtime_ns || now.ctime_ns != k->ctime_ns) {
+		say(why, whysize, "the file changed while it loaded");
+		return -1;
+	}
+	if (t->nevents > UINT32_MAX || t->strs.count == 0 ||
+	    t->byname.start == NULL || t->byname.nnames > t->strs.count ||
+	    t->cat_slices == NULL) {
+		say(why, whysize, "the model cannot be cached");
+		return -1;
+	}
+	if (cache_path(final, sizeof final, dir, k) < 0 ||
+	    (n = snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", dir)) < 0 ||
+	    (size_t)n >= sizeof tmp) {
+		say(why, whysize, "cache path too long");
+		return -1;
+	}
+	if (mkdir_p(dir) < 0) {
+		say(why, whysize, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	memset(&w, 0, sizeof w);
+	if ((w.fd = mkstemp(tmp)) < 0) {
+		say(why, whysize, "cannot write in %s: %s", dir, strerror(errno));
+		return -1;
+	}
+
+	header_fill(&h, k);
+	h.nstrs = t->strs.count;
+	h.strbytes = 0;
+	for (uint32_t id = 0; id < t->strs.count; id++)
+		h.strbytes += (uint64_t)t->strs.lens[id] + 1;
+	h.nevents = t->nevents;
+	h.nargs = t->nargs;
+	h.nnums = t->nnums;
+	h.ncomms = t->ncomms;
+	h.flow_count = t->flow_count;
+	h.ntracks = t->ntracks;
+	h.ncats = t->ncats;
+	h.ndevices = t->ndevices;
+	h.ndevices_seen = t->ndevices_seen;
+	for (size_t i = 0; i < t->ntracks; i++) {
+		h.nmaxend += t->tracks[i].index.n;
+		h.nbusy += t->tracks[i].busy.n;
+	}
+	h.nnamed = t->byname.nnames;
+	for (int l = 0; l < TRACE_LISTS; l++)
+		h.nlist[l] = t->nlist[l];
+	h.nactivities = t->nactivities;
+	h.nlinked = t->nlinked;
+	h.stoplen = t->stop_reason ? strlen(t->stop_reason) + 1 : 0;
+	h.world_size = t->world_size;
+	h.has_distributed = t->has_distributed;
+	h.dist_rank = t->dist_rank;
+	h.dist_backend = t->dist_backend;
+	h.base_time_ns = t->base_time_ns;
+	h.has_base_time = t->has_base_time;
+	h.legacy_array = t->legacy_array;
+	h.objects = t->objects;
+	h.start_ns = t->start_ns;
+	h.end_ns = t->end_ns;
+	h.warn = t->warn;
+
+	/* Room for the header first; it is written once the hash is known. */
+	if (lseek(w.fd, (off_t)sizeof h, SEEK_SET) < 0)
+		w.failed = errno;
+	w.buf = xmalloc(WBUF_SIZE);
+	hash_init(&w.h);
+	write_payload(&w, t, k, &h);
+	free(w.buf);
+	h.payload_hash = hash_final(&w.h);
+	h.header_hash = hash_bytes(&h, sizeof h);
+	if (w.failed == 0 && pwrite(w.fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+		w.failed = errno ? errno : EIO;
+	/* No fsync: a cache torn by a crash fails its checksum and is rebuilt. */
+	if (close(w.fd) < 0 && w.failed == 0)
+		w.failed = errno;
+	if (w.failed == 0 && rename(tmp, final) < 0)
+		w.failed = errno;
+	if (w.failed != 0) {
+		say(why, whysize, "writing %s: %s", final, strerror(w.failed));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- reading ---- */
+
+/*
+ * The cache is mapped (private, copy on write) and read in place: the
+ * trace's arrays point into the mapping (trace->map), with no copy.
+ */
+struct reader {
+	const char *p;          /* the payload */
+	uint64_t len, off;
+	int failed;
+};
+
+/* The payload's checksum, computed by a second thread while it is read. */
+struct checksum {
+	const void *p;
+	size_t len;
+	uint64_t sum;
+	struct job job;
+};
+
+static void *
+checksum_main(void *arg)
+{
+	struct checksum *c = arg;
+
+	c->sum = hash_bytes(c->p, c->len);
+	return NULL;
+}
+
+/* Starts checksumming len bytes at p (in this thread if no other starts). */
+static void
+checksum_start(struct checksum *c, const void *p, size_t len)
+{
+	c->p = p;
+	c->len = len;
+	job_start(&c->job, checksum_main, c);
+}
+
+/* Waits for the checksum and returns it. */
+static uint64_t
+checksum_end(struct checksum *c)
+{
+	job_join(&c->job);
+	return c->sum;
+}
+
+/*
+ * Returns the n records of elem bytes at the read position (NULL for n ==
+ * 0, or when the payload is short: r->failed), skipping their padding.
+ */
+static void *
+r_array(struct reader *r, size_t n, size_t elem)
+{
+	uint64_t bytes = (uint64_t)n * elem;
+	const char *p = r->p + r->off;
+
+	if (r->failed || PAD8(bytes) > r->len - r->off) {
+		r->failed = 1;
+		return NULL;
+	}
+	r->off += PAD8(bytes);
+	return n == 0 ? NULL : (void *)p;
+}
+
+#define CHECK(cond, what) \
+	do { if (!(cond)) { say(why, whysize, "corrupt: %s", what); return -1; } } while (0)
+
+static int
+in_time(int64_t v)
+{
+	return v >= -TRACE_TIME_MAX && v <= TRACE_TIME_MAX;
+}
+
+/*
+ * The name index: slices that tile ev, each ascending, of events that
+ * exist.  (That each is of its name is the checksum's to guard: a wrong
+ * one misleads, it cannot read out of bounds.)
+ */
+static int
+validate_byname(const struct byname *x, size_t nevents, char *why,
+    size_t whysize)
+{
+	CHECK(x->start[0] == 0 && x->start[x->nnames] == nevents, "name index");
+	for (uint32_t id = 0; id < x->nnames; id++) {
+		uint32_t a = x->start[id], b = x->start[id + 1];
+
+		CHECK(a <= b && b <= nevents, "name index");
+		for (uint32_t k = a; k < b; k++)
+			CHECK(x->ev[k] < nevents && (k == a || x->ev[k] > x->ev[k - 1]),
+			    "name index");
+	}
+	return 0;
+}
+
+/* Range-checks every index, count and invariant the rest of gantty relies on. */
+static int
+validate(const struct trace *t, char *why, size_t whysize)
+{
+	uint32_t nstr = t->strs.count;
+	uint64_t covered = 0;
+
+	CHECK(nstr >= 1 && t->strs.lens[0] == 0, "string 0");
+	CHECK(t->ncats <= (size_t)UINT16_MAX + 1, "category count");
+	CHECK(t->dist_backend < nstr, "backend name");
+	for (size_t i = 0; i < t->ncats; i++)
+		CHECK(t->cats[i] < nstr && t->cat_kinds[i] <= CAT_KNOWN_OTHER, "category");
+	for (size_t i = 0; i < t->ndevices; i++)
+		CHECK(t->devices[i].name < nstr, "device name");
+	for (size_t i = 0; i < t->ndevices_seen; i++)
+		CHECK(i == 0 || t->devices_seen[i] > t->devices_seen[i - 1], "devices seen");
+	for (size_t i = 0; i < t->ncomms; i++) {
+		const struct comm_args *c = &t->comms[i];
+
+		CHECK(c->collective < nstr && c->pg_name < nstr && c->dtype < nstr,
+		    "comm strings");
+	}
+	for (size_t i = 0; i < t->nargs; i++) {
+		CHECK(t->args[i].comm == EV_NONE || t->args[i].comm < t->ncomms, "args comm");
+		CHECK(t->args[i].nums == EV_NONE || t->args[i].nums < t->nnums, "args nums");
+	}
+	/*
+	 * Each event is checked with its track, in one pass: the track ranges
+	 * lie in the array, each event's track is the one whose range holds
+	 * it (so the ranges are disjoint) and their counts add up to nevents
+	 * (so they cover it).
+	 */
+	for (size_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+		const struct ivset *b = &tr->busy;
+		int level = -1;
+		int64_t sum;
+
+		CHECK(tr->pid_str < nstr && tr->tid_str < nstr && tr->name < nstr &&
+		    tr->process_name < nstr, "track strings");
+		CHECK(tr->kind <= TRACK_COUNTER && tr->activity <= tr->count &&
+		    (tr->flags & ~TRACK_ONE_DEVICE) == 0, "track kind");
+		CHECK((uint64_t)tr->first + tr->count <= t->nevents, "track range");
+		for (uint32_t j = tr->first; j < tr->first + tr->count; j++) {
+			const struct event *e = &t->events[j];
+
+			CHECK(e->track == i && e->depth < tr->rows, "track events");
+			CHECK(e->name < nstr && e->cat < t->ncats, "event index");
+			CHECK(e->args == EV_NONE || e->args < t->nargs, "event args");
+			CHECK(e->link == EV_NONE || e->link < t->nevents, "event link");
+			CHECK(e->cls <= CLASS_MEMORY, "event class");
+			CHECK(e->ph == 'X' || e->ph == 'i' || e->ph == 'C', "event phase");
+			/* Both ends lie within +-TRACE_TIME_MAX (the length may not). */
+			CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) &&
+			    e->dur_ns <= TRACE_TIME_MAX - e->ts_ns, "event time");
+			CHECK(j == tr->first || e->ts_ns >= e[-1].ts_ns, "event order");
+		}
+		covered += tr->count;
+		/* itree_build's root level for n events: k - 1 for the first k with 2^k - 1 >= n. */
+		if (tr->count > 0)
+			for (level = 0; ((uint64_t)1 << (level + 1)) - 1 < tr->count; level++)
+				;
+		CHECK(tr->index.n == tr->count && tr->index.max_level == level, "track index");
+		CHECK(b->prefix_ns[0] == 0, "busy set");
+		for (size_t j = 0; j < b->n; j++) {
+			CHECK(in_time(b->start_ns[j]) && in_time(b->end_ns[j]) &&
+			    b->start_ns[j] < b->end_ns[j] &&
+			    (j == 0 || b->end_ns[j - 1] < b->start_ns[j]), "busy set");
+			CHECK(!__builtin_add_overflow(b->prefix_ns[j],
+			    b->end_ns[j] - b->start_ns[j], &sum) &&
+			    b->prefix_ns[j + 1] == sum, "busy sums");
+		}
+	}
+	CHECK(covered == t->nevents, "track counts");
+	for (int k = 0; k < TRACE_LISTS; k++)
+		for (size_t i = 0; i < t->nlist[k]; i++)
+			CHECK(t->lists[k][i] < t->nevents &&
+			    (i == 0 || t->lists[k][i] > t->lists[k][i - 1]), "event lists");
+	return validate_byname(&t->byname, t->nevents, why, whysize);
+}
+
+/* Reads everything after the header; the trace owns what is read. */
+static int
+read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
+    char *why, size_t whysize)
+{
+	const uint32_t *lens;
+	const char *blob;
+	const struct track *tracks;
+	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
+
+	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
+	    h->nargs <= UINT32_MAX && h->nnums <= h->nargs && h->ncomms <= UINT32_MAX &&
+	    h->ntracks <= UINT32_MAX, "counts");
+	lens = r_array(r, h->nstrs, sizeof *lens);
+	blob = r_array(r, h->strbytes, 1);
+	CHECK(!r->failed, "short read");
+	for (uint64_t id = 0; id < h->nstrs; id++) {
+		if (h->strbytes - off < (uint64_t)lens[id] + 1 ||
+		    blob[off + lens[id]] != '\0' ||
+		    strtab_intern(&t->strs, blob + off, lens[id]) != id)
+			break;
+		off += (uint64_t)lens[id] + 1;
+	}
+	CHECK(t->strs.count == h->nstrs && off == h->strbytes, "strings");
+
+	t->events = r_array(r, h->nevents, sizeof *t->events);
+	t->nevents = t->events_cap = h->nevents;
+	t->args = r_array(r, h->nargs, sizeof *t->args);
+	t->nargs = t->args_cap = h->nargs;
+	t->nums = r_array(r, h->nnums, sizeof *t->nums);
+	t->nnums = t->nums_cap = h->nnums;
+	t->comms = r_array(r, h->ncomms, sizeof *t->comms);
+	t->ncomms = t->comms_cap = h->ncomms;
+	t->flow_count = h->flow_count;
+	/* copied: their pointers are set here, and the mapping is being checksummed */
+	tracks = r_array(r, h->ntracks, sizeof *t->tracks);
+	if (tracks != NULL) {
+		t->tracks = xreallocarray(NULL, h->ntracks, sizeof *t->tracks);
+		memcpy(t->tracks, tracks, h->ntracks * sizeof *t->tracks);
+	}
+	t->ntracks = t->tracks_cap = h->ntracks;
+	if (r->failed)
+		t->ntracks = 0;         /* their pointers are not ours yet */
+	for (size_t i = 0; i < t->ntracks; i++) {
+		struct track *tr = &t->tracks[i];
+
+		tr->index.maxend_ns = NULL;
+		tr->busy.start_ns = tr->busy.end_ns = tr->busy.prefix_ns = NULL;
+	}
+	t->cats = r_array(r, h->ncats, sizeof *t->cats);
+	t->cat_kinds = r_array(r, h->ncats, sizeof *t->cat_kinds);
+	t->ncats = t->cats_cap = h->ncats;
+	t->devices = r_array(r, h->ndevices, sizeof *t->devices);
+	t->ndevices = t->devices_cap = h->ndevices;
+	t->devices_seen = r_array(r, h->ndevices_seen, sizeof *t->devices_seen);
+	t->ndevices_seen = h->ndevices_seen;
+	CHECK(!r->failed, "short read");
+
+	/* The per-track arrays: the track's own counts, checked against the totals. */
+	for (size_t i = 0; i < t->ntracks; i++) {
+		struct itree *x = &t->tracks[i].index;
+
+		CHECK(x->n <= maxend_left, "index sizes");
+		maxend_left -= x->n;
+		x->maxend_ns = r_array(r, x->n, sizeof *x->maxend_ns);
+		CHECK(!r->failed, "short read");
+	}
+	CHECK(maxend_left == 0, "index sizes");
+	for (size_t i = 0; i < t->ntracks; i++) {
+		struct ivset *b = &t->tracks[i].busy;
+		size_t n = b->n;
+
+		b->n = 0;               /* until its arrays are read */
+		CHECK(n <= busy_left, "busy sizes");
+		busy_left -= n;
+		b->start_ns = r_array(r, n, sizeof *b->start_ns);
+		b->end_ns = r_array(r, n, sizeof *b->end_ns);
+		b->prefix_ns = r_array(r, n + 1, sizeof *b->prefix_ns);
+		CHECK(!r->failed, "short read");
+		b->n = n;
+	}
+	CHECK(busy_left == 0, "busy sizes");
+	CHECK(h->nnamed <= h->nstrs, "name index size");
+	t->byname.start = r_array(r, h->nnamed + 1, sizeof *t->byname.start);
+	t->byname.ev = r_array(r, h->nevents, sizeof *t->byname.ev);
+	CHECK(!r->failed, "short read");
+	t->byname.nnames = (uint32_t)h->nnamed;
+	t->cat_slices = r_array(r, h->ncats, sizeof *t->cat_slices);
+	CHECK(!r->failed, "short read");
+	for (int k = 0; k < TRACE_LISTS; k++) {
+		CHECK(h->nlist[k] <= h->nevents, "counts");
+		t->lists[k] = r_array(r, h->nlist[k], sizeof *t->lists[k]);
+		CHECK(!r->failed, "short read");
+		t->nlist[k] = h->nlist[k];
+	}
+	t->nactivities = h->nactivities;
+	t->nlinked = h->nlinked;
+	if (h->stoplen > 0) {
+		const char *stop = r_array(r, h->stoplen, 1);
+
+		CHECK(!r->failed, "short read");
+		CHECK(memchr(stop, '\0', h->stoplen) == stop + h->stoplen - 1,
+		    "stop reason");
+		t->stop_reason = xstrdup(stop);
+	}
+	return 0;
+}
+
+int
+cache_load(struct trace *t, const char *path, const char *dir,
+    const struct cache_key *k, char *why, size_t whysize)
+{
+	struct cache_header h, want;
+	struct reader r;
+	struct checksum sum = { 0 };
+	struct stat st;
+	char file[PATH_MAX];
+	const char *abspath;
+	void *map;
+	uint64_t size, hh;
+	int fd, rc = -1;
+
+	/* As trace_init() leaves it, but with no loader state (already finalised). */
+	memset(t, 0, sizeof *t);
+	t->path = xstrdup(path);
+	t->rank = -1;
+	t->rank_source = "position";
+	strtab_init(&t->strs);
+
+	memset(&r, 0, sizeof r);
+	if (cache_path(file, sizeof file, dir, k) < 0 ||
+	    (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
+		say(why, whysize, "absent");
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+		say(why, whysize, "corrupt: short header");
+		goto out_close;
+	}
+	hh = h.header_hash;
+	h.header_hash = 0;
+	header_fill(&want, k);
+	if (memcmp(h.magic, want.magic, sizeof h.magic) != 0 ||
+	    hash_bytes(&h, sizeof h) != hh) {
+		say(why, whysize, "corrupt: header");
+		goto out_close;
+	}
+	if (h.format != want.format || h.byte_order != want.byte_order ||
+	    h.sz_event != want.sz_event || h.sz_args != want.sz_args ||
+	    h.sz_comm != want.sz_comm ||
+	    h.sz_track != want.sz_track || h.sz_device != want.sz_device ||
+	    h.sz_warn != want.sz_warn ||
+	    memcmp(h.version, want.version, sizeof h.version) != 0) {
+		say(why, whysize, "written by another build");
+		goto out_close;
+	}
+	if (h.dev != want.dev || h.ino != want.ino || h.size != want.size ||
+	    h.mtime_ns != want.mtime_ns || h.ctime_ns != want.ctime_ns ||
+	    h.pathlen != want.pathlen) {
+		say(why, whysize, "stale");
+		goto out_close;
+	}
+	if (payload_size(&h, &size) < 0 ||
+	    (uint64_t)st.st_size != sizeof h + size) {
+		say(why, whysize, "corrupt: size");
+		goto out_close;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+	    fd, 0);
+	if (map == MAP_FAILED) {
+		say(why, whysize, "not mapped: %s", strerror(errno));
+		goto out_close;
+	}
+	t->map = map;
+	t->map_len = (size_t)st.st_size;
+	r.p = (const char *)map + sizeof h;
+	r.len = size;
+	/* the checksum runs beside the range checks; both must pass */
+	checksum_start(&sum, r.p, (size_t)size);
+	abspath = r_array(&r, h.pathlen, 1);
+	if (r.failed || memcmp(abspath, k->abspath, h.pathlen) != 0) {
+		say(why, whysize, "stale: another file's");
+		goto out_close;
+	}
+	if (read_payload(&r, t, &h, why, whysize) < 0)
+		goto out_close;
+	if (r.off != r.len) {
+		say(why, whysize, "corrupt: size");
+		goto out_close;
+	}
+	t->world_size = h.world_size;
+	t->has_distributed = (int)h.has_distributed;
+	t->dist_rank = h.dist_rank;
+	t->dist_backend = (uint32_t)h.dist_backend;
+	t->base_time_ns = h.base_time_ns;
+	t->has_base_time = (int)h.has_base_time;
+	t->legacy_array = (int)h.legacy_array;
+	t->objects = h.objects;
+	t->start_ns = h.start_ns;
+	t->end_ns = h.end_ns;
+	t->warn = h.warn;
+	if (h.dist_backend < 0 || h.dist_backend > UINT32_MAX) {
+		say(why, whysize, "corrupt: backend name");
+		goto out_close;
+	}
+	if (validate(t, why, whysize) < 0)
+		goto out_close;
+	rc = 0;
+out_close:
+	if (sum.p != NULL && checksum_end(&sum) != h.payload_hash) {
+		say(why, whysize, "corrupt: checksum");     /* says most */
+		rc = -1;
+	}
+	close(fd);              /* the mapping stays */
+out:
+	if (rc < 0)
+		trace_free(t);
+	return rc;
+}
+
+int
+cache_load_trace(struct trace *t, const char *path, const struct load_opts *opts,
+    struct load_error *err, const char *dir, char *note, size_t notesize)
+{
+	struct cache_key k;
+	char why[512], why2[512], file[PATH_MAX];
+
+	say(note, notesize, "%s", "");
+	if (dir == NULL)
+		return load_trace(t, path, opts, err);
+	if (cache_key_get(&k, path, why, sizeof why) < 0) {
+		say(note, notesize, "%s: not cached: %s", path, why);
+		return load_trace(t, path, opts, err);
+	}
+	if (cache_path(file, sizeof file, dir, &k) < 0)
+		snprintf(file, sizeof file, "%s", dir);
+	if (cache_load(t, path, dir, &k, why, sizeof why) == 0) {
+		say(note, notesize, "%s: loaded from %s", path, file);
+		cache_key_free(&k);
+		return 0;
+	}
+	if (load_trace(t, path, opts, err) < 0) {
+		cache_key_free(&k);
+		return -1;
+	}
+	if (cache_store(t, dir, &k, why2, sizeof why2) == 0)
+		say(note, notesize, "%s: cache %s, written to %s", path, why, file);
+	else
+		say(note, notesize, "%s: cache %s, not written: %s", path, why, why2);
+	cache_key_free(&k);
+	return 0;
+}

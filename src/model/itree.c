@@ -1,0 +1,186 @@
+#include "config.h"
+
+#include "model/itree.h"
+
+#include <stdlib.h>
+
+#include "model/trace.h"
+#include "base/xalloc.h"
+
+/*
+ * The end used by the index: a zero-length event [s, s) counts as [s, s + 1),
+ * so that "end > a" is the one test for both kinds of event (time is integer
+ * nanoseconds, so a <= s < b iff s < b and s + 1 > a).
+ */
+static inline int64_t
+itree_end(const struct event *e)
+{
+	return e->ts_ns + (e->dur_ns > 0 ? e->dur_ns : 1);
+}
+
+/*
+ * The largest end in the subtree of the virtual node x (x >= n) on level k.
+ * Its right half and x itself are past n - 1, so only the left spine can hold
+ * real nodes; the first real one found already covers everything real below.
+ * INT64_MIN when the subtree holds nothing.
+ */
+static int64_t
+itree_virtual_maxend(const int64_t *maxend, uint64_t n, uint64_t x, int k)
+{
+	while (x >= n && k > 0) {
+		k--;
+		x -= (uint64_t)1 << k;
+	}
+	return x < n ? maxend[x] : INT64_MIN;
+}
+
+void
+itree_build(struct itree *t, const struct event *ev, uint32_t n)
+{
+	uint64_t i, half;
+	int k;
+
+	t->n = n;
+	t->max_level = -1;
+	t->maxend_ns = NULL;
+	if (n == 0)
+		return;
+	t->maxend_ns = xreallocarray(NULL, n, sizeof *t->maxend_ns);
+
+	/* Level 0: the even indices are leaves. */
+	for (i = 0; i < n; i += 2)
+		t->maxend_ns[i] = itree_end(&ev[i]);
+
+	/*
+	 * Level k: indices with exactly k trailing 1 bits, 2^k - 1 apart by
+	 * 2^(k+1); children at i -/+ 2^(k-1).  The left child is always real;
+	 * the right one may be virtual.
+	 */
+	for (k = 1; ((uint64_t)1 << k) - 1 < n; k++) {
+		half = (uint64_t)1 << (k - 1);
+		for (i = ((uint64_t)1 << k) - 1; i < n; i += (uint64_t)1 << (k + 1)) {
+			int64_t e = itree_end(&ev[i]), l, r;
+
+			l = t->maxend_ns[i - half];
+			if (i + half < n)
+				r = t->maxend_ns[i + half];
+			else
+				r = itree_virtual_maxend(t->maxend_ns, n, i + half,
+				    k - 1);
+			if (l > e)
+				e = l;
+			if (r > e)
+				e = r;
+			t->maxend_ns[i] = e;
+		}
+	}
+	t->max_level = k - 1;
+}
+
+void
+itree_free(struct itree *t)
+{
+	if (t == NULL)
+		return;
+	free(t->maxend_ns);
+	t->maxend_ns = NULL;
+	t->n = 0;
+	t->max_level = -1;
+}
+
+/* One pending node of the in-order walk. */
+struct itree_cell {
+	uint64_t x;             /* node index, maybe virtual (>= n) */
+	int k;                  /* its level */
+	int left_done;          /* its left subtree has been walked */
+};
+
+/* Subtrees this small are scanned linearly: at most 2^4 - 1 events. */
+#define ITREE_SCAN_LEVEL 3
+
+/*
+ * The walk: in-order over the implicit tree, so indices come out increasing.
+ *
+ * Overlap: [s, e) overlaps [a, b) iff s < b && e > a, where a zero-length
+ * event has e = s + 1 (see itree_end()).  Hence, with the events sorted by
+ * start:
+ *  - a subtree whose maxend_ns <= a holds no overlap (every e <= a): it is
+ *    not entered;
+ *  - once a node has ts_ns >= b, neither it nor anything right of it (all
+ *    starts >= b) overlaps: its right subtree is not entered.
+ * Every subtree entered thus either holds a result or lies on the path to
+ * the first start >= b, so the walk visits O(log n) nodes plus the ancestors
+ * of the results.
+ *
+ * Levels strictly decrease from the bottom of the stack to its top, so it
+ * never holds more than max_level + 1 <= 32 cells (n < 2^32).
+ */
+static size_t
+itree_walk(const struct itree *t, const struct event *ev, int64_t a, int64_t b,
+    uint32_t **out, size_t *len, size_t *cap)
+{
+	struct itree_cell stack[64], z;
+	const int64_t *maxend = t->maxend_ns;
+	uint64_t n = t->n, i, i0, i1, child;
+	size_t found = 0, top = 0;
+
+	if (n == 0 || b <= a || maxend[((uint64_t)1 << t->max_level) - 1] <= a)
+		return 0;
+	stack[top++] = (struct itree_cell){ ((uint64_t)1 << t->max_level) - 1,
+	    t->max_level, 0 };
+	while (top > 0) {
+		z = stack[--top];
+		if (z.k <= ITREE_SCAN_LEVEL) {
+			/* The whole subtree [x - 2^k + 1, x + 2^k - 1]. */
+			i0 = z.x - (((uint64_t)1 << z.k) - 1);
+			i1 = z.x + ((uint64_t)1 << z.k);
+			if (i1 > n)
+				i1 = n;
+			for (i = i0; i < i1 && ev[i].ts_ns < b; i++) {
+				if (itree_end(&ev[i]) <= a)
+					continue;
+				if (out != NULL) {
+					xgrow(out, cap, *len + 1, sizeof **out);
+					(*out)[(*len)++] = (uint32_t)i;
+				}
+				found++;
+			}
+		} else if (!z.left_done) {
+			/* Come back to x after its left subtree. */
+			stack[top++] = (struct itree_cell){ z.x, z.k, 1 };
+			child = z.x - ((uint64_t)1 << (z.k - 1));
+			if (child >= n || maxend[child] > a)
+				stack[top++] = (struct itree_cell){ child,
+				    z.k - 1, 0 };
+		} else if (z.x < n && ev[z.x].ts_ns < b) {
+			if (itree_end(&ev[z.x]) > a) {
+				if (out != NULL) {
+					xgrow(out, cap, *len + 1, sizeof **out);
+					(*out)[(*len)++] = (uint32_t)z.x;
+				}
+				found++;
+			}
+			/* The right subtree starts at x + 1. */
+			child = z.x + ((uint64_t)1 << (z.k - 1));
+			if (z.x + 1 < n && ev[z.x + 1].ts_ns < b &&
+			    (child >= n || maxend[child] > a))
+				stack[top++] = (struct itree_cell){ child,
+				    z.k - 1, 0 };
+		}
+	}
+	return found;
+}
+
+size_t
+itree_overlap(const struct itree *t, const struct event *ev,
+    int64_t a_ns, int64_t b_ns, uint32_t **out, size_t *len, size_t *cap)
+{
+	return itree_walk(t, ev, a_ns, b_ns, out, len, cap);
+}
+
+size_t
+itree_count(const struct itree *t, const struct event *ev,
+    int64_t a_ns, int64_t b_ns)
+{
+	return itree_walk(t, ev, a_ns, b_ns, NULL, NULL, NULL);
+}

@@ -1,0 +1,425 @@
+/*
+ * trace — the in-memory model of one loaded trace file (one rank).
+ *
+ * A trace owns everything loaded from one file: interned strings, events,
+ * their analysis arguments, flows, tracks and the file's header.  Events are
+ * referred to by uint32_t index into trace->events, never by pointer.
+ *
+ * Life cycle: trace_init(), then the loader appends with trace_track() and
+ * trace_add_event() etc. in file order, then trace_finalize() sorts events
+ * by (track, ts_ns, longest first), so each track owns the contiguous range
+ * events[track.first .. track.first + track.count), and builds the derived
+ * data (nesting depths, sub-rows, indices, correlation links; see track.h and
+ * link.h) and the events by name (byname.h), then frees the flow endpoints
+ * (nflows 0; flow_count says how many there were).  After trace_finalize() the trace is read-only.
+ *
+ * Time is int64_t nanoseconds exactly as in the file (trace ts in us * 1000);
+ * every interval is half-open [ts_ns, ts_ns + dur_ns) with dur_ns >= 0.
+ */
+#ifndef GANTTY_TRACE_H
+#define GANTTY_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/byname.h"
+#include "model/itree.h"
+#include "base/ivset.h"
+#include "base/strtab.h"
+
+#define EV_NONE UINT32_MAX      /* "no event" / "no args" / "no comm" */
+/*
+ * Every time in the model (ts_ns, and ts_ns + dur_ns) lies within
+ * [-TRACE_TIME_MAX, TRACE_TIME_MAX], 2^62 ns (146 years) either side of the
+ * epoch: so the difference of any two times, and the total of disjoint
+ * intervals, fit int64_t.  The loader counts times beyond it as integers
+ * beyond int64.
+ */
+#define TRACE_TIME_MAX (((int64_t)1 << 62) - 1)
+/*
+ * The most GPU devices analysed in one trace (one rank: a process sees a few
+ * GPUs).  Every analysis scans the trace, so a hostile trace with a device
+ * per kernel would otherwise cost devices x events; the rest are counted in
+ * warn.devices_skipped.
+ */
+#define TRACE_MAX_DEVICES 64
+#define ID_NONE INT64_MIN       /* an absent integer argument */
+
+/* The class of a GPU activity (SPEC 2); CLASS_NONE for everything else. */
+enum event_class {
+	CLASS_NONE = 0,
+	CLASS_COMPUTE,
+	CLASS_COMM,
+	CLASS_MEMORY,
+};
+
+/* What a category means to gantty; from the category text, case-insensitive. */
+enum cat_kind {
+	CAT_OTHER = 0,
+	CAT_KERNEL,             /* kernel, Kernel */
+	CAT_GPU_MEMCPY,         /* gpu_memcpy, Memcpy */
+	CAT_GPU_MEMSET,         /* gpu_memset, Memset */
+	CAT_GPU_ANNOTATION,     /* gpu_user_annotation */
+	CAT_CPU_OP,             /* cpu_op, Operator */
+	CAT_CUDA_RUNTIME,       /* cuda_runtime, Runtime */
+	CAT_CUDA_DRIVER,        /* cuda_driver */
+	CAT_USER_ANNOTATION,    /* user_annotation */
+	CAT_PYTHON_FUNCTION,    /* python_function */
+	CAT_CPU_INSTANT,        /* cpu_instant_event, [memory] instants */
+	CAT_FLOW_AC2G,          /* ac2g, async_cpu_to_gpu */
+	CAT_KNOWN_OTHER,        /* a category seen in Kineto traces with no role */
+};
+
+enum track_kind {
+	TRACK_CPU = 0,          /* a CPU thread */
+	TRACK_GPU,              /* a GPU stream: holds kernel/memcpy/memset/gpu annotations */
+	TRACK_COUNTER,          /* 'C' events of one name in one process */
+};
+
+/* Track flags. */
+enum {
+	TRACK_ONE_DEVICE = 1 << 0,  /* all of its activity (if any) is on device */
+};
+
+/* Event flags. */
+enum {
+	EVF_ACTIVITY   = 1 << 0,  /* a GPU activity (cls != CLASS_NONE) */
+	EVF_ANNOTATION = 1 << 1,  /* a gpu_user_annotation */
+	EVF_INSTANT    = 1 << 2,  /* from an 'i'/'I' event, dur 0 */
+	EVF_COUNTER    = 1 << 3,  /* from a 'C' event, dur 0 */
+	EVF_FROM_BE    = 1 << 4,  /* built from a B/E pair */
+	EVF_UNCLOSED   = 1 << 5,  /* a B never closed: ends at the track's last end */
+	EVF_BAD_NEST   = 1 << 6,  /* overlaps its parent's end (improper nesting) */
+	EVF_SYNC       = 1 << 7,  /* a CUDA synchronisation call */
+	EVF_FREE_CALL  = 1 << 8,  /* of LIST_ALLOC_CALLS: cudaFree or cudaFreeAsync */
+};
+
+/* One timeline event; 40 bytes. */
+struct event {
+	int64_t ts_ns;
+	int64_t dur_ns;         /* >= 0 */
+	uint32_t name;          /* strtab id */
+	uint32_t track;         /* index into trace->tracks */
+	uint32_t args;          /* index into trace->args, or EV_NONE */
+	uint32_t link;          /* GPU activity: its CPU launch; launch: its first GPU activity; else EV_NONE */
+	uint16_t cat;           /* index into trace->cats */
+	uint8_t ph;             /* 'X' (also for B/E pairs), 'i' or 'C' */
+	uint8_t cls;            /* enum event_class */
+	uint16_t depth;         /* CPU: nesting depth; GPU activity: sub-row; annotation: nesting depth */
+	uint16_t flags;         /* EVF_* */
+};
+
+/*
+ * The arguments the analysis needs, kept for events that carry any; 32
+ * bytes.  Their rare floating-point values (FLOPs, counters, [memory]) live
+ * apart in trace->nums: read them with trace_args_flops() and friends.
+ */
+struct event_args {
+	int64_t correlation;    /* args.correlation, ID_NONE if absent */
+	int64_t external_id;    /* args["External id"], ID_NONE if absent (always
+	                           for [memory] events) */
+	int32_t device;         /* args.device ([memory]: Device Id unless Device Type 0), -1 if absent */
+	int32_t stream;         /* args.stream, -1 if absent */
+	uint32_t comm;          /* index into trace->comms, or EV_NONE */
+	uint32_t nums;          /* index into trace->nums, or EV_NONE when they
+	                           are ARG_NUMS_NONE */
+};
+
+/* The floating-point arguments of an event. */
+struct arg_nums {
+	double flops;           /* args.flops, < 0 if absent; [memory] events
+	                           (which have no FLOPs): Total Reserved, 0 if absent */
+	double value;           /* counters: the first numeric arg; [memory]: Total Allocated; else 0 */
+};
+/* What an event without stored nums reads: no FLOPs, value 0. */
+#define ARG_NUMS_NONE ((struct arg_nums){ -1.0, 0.0 })
+
+/* NCCL collective fields (record_param_comms and newer NCCL kernels). */
+struct comm_args {
+	uint32_t collective;    /* "Collective name", strtab id */
+	uint32_t pg_name;       /* "Process Group Name" */
+	uint32_t dtype;         /* "dtype" */
+	int32_t group_size;     /* "Group size", -1 if absent */
+	int64_t in_nelems;      /* "In msg nelems", -1 if absent */
+	int64_t out_nelems;     /* "Out msg nelems", -1 if absent */
+	int64_t seq;            /* "Seq" or "seq", -1 if absent */
+};
+
+/* One flow endpoint ('s', 't' or 'f'). */
+struct flow {
+	int64_t id;             /* numeric id, or a hash of a string id */
+	int64_t ts_ns;
+	uint32_t track;
+	uint16_t cat;
+	uint8_t ph;             /* 's', 't' or 'f' */
+	uint8_t enclosing;      /* bp == "e": binds to the enclosing slice */
+	uint32_t event;         /* bound event after trace_finalize(), or EV_NONE */
+};
+
+struct track {
+	int64_t pid, tid;       /* numeric ids (0 for string ids) */
+	uint32_t pid_str;       /* strtab id of a string pid, 0 when numeric */
+	uint32_t tid_str;       /* strtab id of a string tid or counter name, 0 when numeric */
+	uint32_t name;          /* thread_name, else a default ("stream 7", "thread 12") */
+	uint32_t process_name;  /* process_name of pid, 0 if none */
+	int64_t sort_index;     /* thread_sort_index, else tid */
+	int64_t process_sort_index;
+	enum track_kind kind;
+	int32_t device;         /* GPU: device of its activity (args.device, else pid); else -1 */
+	uint32_t first, count;  /* its events after trace_finalize() */
+	uint32_t activity;      /* how many of them are GPU activity */
+	uint16_t rows;          /* sub-rows (GPU) or nesting levels (CPU) in use */
+	uint16_t flags;         /* TRACK_* */
+	struct itree index;     /* over events[first .. first+count) */
+	struct ivset busy;      /* union of its activity (GPU) or of its slices (CPU) */
+};
+
+struct device_prop {
+	int64_t id;
+	uint32_t name;          /* strtab id, e.g. "NVIDIA H100 80GB HBM3" */
+	int32_t compute_major, compute_minor, num_sms;
+	int64_t total_mem;
+};
+
+/* Warnings: counted, never fatal.  X(field, json key, text). */
+#define TRACE_WARNINGS(X) \
+	X(truncated_bytes, "truncated_bytes", "bytes ignored after the last complete event (file cut short or invalid there)") \
+	X(control_chars, "control_chars", "strings with control characters") \
+	X(unknown_category, "unknown_category", "events with an unknown category") \
+	X(missing_fields, "missing_fields", "events missing a required field (skipped)") \
+	X(int_overflow, "int_overflow", "integers beyond int64") \
+	X(negative_dur, "negative_dur", "negative durations (clamped to 0)") \
+	X(bad_timestamp, "bad_timestamp", "unparseable timestamps (event skipped) or durations (taken as 0)") \
+	X(bad_nesting, "bad_nesting", "improperly nested CPU spans") \
+	X(unmatched_begin, "unmatched_begin", "B events never ended") \
+	X(unmatched_end, "unmatched_end", "E events with no B (skipped)") \
+	X(non_object_events, "non_object_events", "array entries that are not objects (skipped)") \
+	X(unknown_phase, "unknown_phase", "events with an unknown phase (skipped)") \
+	X(unbound_flows, "unbound_flows", "flow endpoints with no event to bind to") \
+	X(corrupt_gzip, "corrupt_gzip", "corrupt gzip data (reading stopped there)") \
+	X(trailing_bytes, "trailing_bytes", "bytes after the end of the JSON value (ignored)") \
+	X(too_many_events, "too_many_events", "events beyond the 4 billion limit (skipped)") \
+	X(too_deep, "too_deep", "events or header values nested deeper than 64 levels (skipped)") \
+	X(devices_skipped, "devices_skipped", "GPU devices beyond the first 64 of the trace (not analysed)")
+
+/*
+ * The events a few analyses look for among millions, listed by
+ * trace_finalize() (and cached), each list ascending: they read no string.
+ */
+enum trace_list {
+	LIST_FLOP_OPS,          /* CPU events with FLOPs (> 0) and an External id (MFU) */
+	LIST_MEMORY,            /* "[memory]" instants with args (memory.h) */
+	LIST_ALLOC_CALLS,       /* slices named cudaMalloc, cudaMallocAsync, cudaFree
+	                           or cudaFreeAsync of category cuda_runtime or
+	                           cuda_driver (memory.h); frees have EVF_FREE_CALL */
+	TRACE_LISTS
+};
+
+struct trace_warnings {
+#define X(f, k, t) uint64_t f;
+	TRACE_WARNINGS(X)
+#undef X
+};
+
+struct trace {
+	char *path;             /* as given ("-" for stdin) */
+	int64_t rank;           /* distributedInfo.rank, else from the name, else position */
+	const char *rank_source; /* "distributedInfo", "file name" or "position" */
+	int64_t world_size;     /* distributedInfo.world_size, -1 if absent */
+
+	struct strtab strs;
+
+	struct event *events;
+	size_t nevents, events_cap;
+	struct event_args *args;
+	size_t nargs, args_cap;
+	struct arg_nums *nums;
+	size_t nnums, nums_cap;
+	struct comm_args *comms;
+	size_t ncomms, comms_cap;
+	struct flow *flows;     /* freed by trace_finalize() once bound (their
+	                           binding lives on in event.link) */
+	size_t nflows, flows_cap;
+	size_t flow_count;      /* flow endpoints read (kept after the flows are freed) */
+	struct track *tracks;
+	size_t ntracks, tracks_cap;
+	struct byname byname;   /* the events by name (after trace_finalize()) */
+	/* counted by trace_finalize() */
+	uint64_t nactivities;   /* GPU activities (EVF_ACTIVITY) */
+	uint64_t nlinked;       /* of them, those linked to their launch call */
+	uint64_t *cat_slices;   /* ncats: each category's 'X' events not from B/E */
+	uint32_t *lists[TRACE_LISTS]; /* see enum trace_list */
+	size_t nlist[TRACE_LISTS];
+
+	uint32_t *cats;         /* category index -> strtab id */
+	uint8_t *cat_kinds;     /* category index -> enum cat_kind */
+	size_t ncats, cats_cap;
+
+	/* header */
+	struct device_prop *devices;
+	size_t ndevices, devices_cap;
+	int has_distributed;
+	int64_t dist_rank;      /* -1 if absent */
+	uint32_t dist_backend;  /* strtab id */
+	int64_t base_time_ns;   /* baseTimeNanoseconds, 0 if absent */
+	int has_base_time;
+	int legacy_array;       /* the bare-array form */
+
+	uint64_t objects;       /* every object in the event array (SPEC: "events") */
+	int64_t start_ns, end_ns; /* earliest ts, latest end over all events; 0,0 if none */
+	int32_t *devices_seen;  /* the devices of GPU activity, ascending, distinct */
+	size_t ndevices_seen;
+	struct trace_warnings warn;
+	char *stop_reason;      /* why reading stopped early (invalid JSON after events), or NULL */
+
+	/*
+	 * A trace read from gantty's cache (cache.c) has its arrays (but
+	 * tracks) in the cache file's private mapping, map_len bytes at map
+	 * (else NULL): trace_free() unmaps it instead of freeing them.
+	 */
+	void *map;
+	size_t map_len;
+
+	/* private to trace.c */
+	void *track_map;
+	void *pending;          /* open B events */
+};
+
+/* Initialises an empty trace for path (copied). */
+void trace_init(struct trace *t, const char *path);
+/* Frees everything t owns; t may be zeroed. */
+void trace_free(struct trace *t);
+
+/*
+ * Returns the index of the track (pid, tid), creating it.  A string pid or
+ * tid is given as (0, text); a numeric one as (n, NULL).
+ */
+uint32_t trace_track(struct trace *t, int64_t pid, const char *pid_text,
+    int64_t tid, const char *tid_text);
+/* Returns the category index of the text cat (interned, classified). */
+uint16_t trace_category(struct trace *t, const char *cat, size_t len);
+/* Appends an event (copied) and returns its index. */
+uint32_t trace_add_event(struct trace *t, const struct event *ev);
+/*
+ * Appends args (copied; a->nums is ignored) with their floating-point
+ * values n (stored only when they differ, bit for bit, from ARG_NUMS_NONE)
+ * and returns its index.
+ */
+uint32_t trace_add_args(struct trace *t, const struct event_args *a,
+    const struct arg_nums *n);
+/* Appends comm args and returns its index. */
+uint32_t trace_add_comm(struct trace *t, const struct comm_args *c);
+/* Appends a flow endpoint. */
+void trace_add_flow(struct trace *t, const struct flow *f);
+/* Handles a 'B' event on track at ts_ns (its name and args are given). */
+void trace_begin(struct trace *t, const struct event *ev);
+/* Handles an 'E' event on track at ts_ns: closes the latest open B there. */
+void trace_end(struct trace *t, uint32_t track, int64_t ts_ns);
+/*
+ * Moves src, the events read from a later part of the same file, onto the
+ * end of dst (neither finalised), renumbering src's strings, categories,
+ * tracks and records: dst becomes what reading both parts in order would
+ * have built.  Returns -1, changing nothing, when it cannot be (src holds
+ * B or E events, which pair across the parts, or the counts would
+ * overflow).  On success src keeps only its header fields and strings:
+ * trace_free() it.  O(n) in src.
+ */
+int trace_merge(struct trace *dst, struct trace *src);
+/* Records an M event: kind is the metadata name ("thread_name", ...). */
+void trace_metadata(struct trace *t, const char *kind, int64_t pid,
+    const char *pid_text, int64_t tid, const char *tid_text,
+    const char *str_value, int64_t int_value);
+
+/*
+ * Sorts and derives everything (see the top of this file).  Cannot fail.
+ * O(n log n) in the number of events.
+ */
+void trace_finalize(struct trace *t);
+
+/* Classifies a category text; case-insensitive. */
+enum cat_kind trace_cat_kind(const char *cat);
+/* Classifies a GPU activity by category kind and name (SPEC 2). */
+enum event_class trace_classify(enum cat_kind kind, const char *name);
+
+/* Accessors. */
+static inline const char *
+trace_str(const struct trace *t, uint32_t id)
+{
+	return strtab_get(&t->strs, id);
+}
+static inline int64_t
+event_end(const struct event *e)
+{
+	return e->ts_ns + e->dur_ns;
+}
+static inline const struct event_args *
+trace_args(const struct trace *t, const struct event *e)
+{
+	return e->args == EV_NONE ? NULL : &t->args[e->args];
+}
+/* The floating-point arguments of a (ARG_NUMS_NONE when none are stored). */
+static inline struct arg_nums
+trace_args_nums(const struct trace *t, const struct event_args *a)
+{
+	return a->nums == EV_NONE ? ARG_NUMS_NONE : t->nums[a->nums];
+}
+/* args.flops, < 0 if absent. */
+static inline double
+trace_args_flops(const struct trace *t, const struct event_args *a)
+{
+	return trace_args_nums(t, a).flops;
+}
+/* Returns the device of a GPU activity: args.device, else its pid. */
+int32_t trace_event_device(const struct trace *t, const struct event *e);
+
+/*
+ * For loops over events scattered through the array (idx[0..n), such as a
+ * name's events): starts fetching the one TRACE_AHEAD places after idx[j],
+ * so that many cache misses are in flight at once rather than one.
+ */
+#define TRACE_AHEAD 16
+static inline void
+trace_prefetch(const struct trace *t, const uint32_t *idx, size_t j, size_t n)
+{
+	if (j + TRACE_AHEAD < n)
+		__builtin_prefetch(&t->events[idx[j + TRACE_AHEAD]]);
+}
+/*
+ * trace_prefetch() for loops that read each event's args and their nums
+ * too, three misses in a row: the event TRACE_AHEAD places on, the args of
+ * the one half as far (its event fetched by then), the nums of the one a
+ * quarter as far.
+ */
+static inline void
+trace_prefetch_args(const struct trace *t, const uint32_t *idx, size_t j,
+    size_t n)
+{
+	trace_prefetch(t, idx, j, n);
+	if (j + TRACE_AHEAD / 2 < n) {
+		const struct event *e = &t->events[idx[j + TRACE_AHEAD / 2]];
+
+		if (e->args != EV_NONE)
+			__builtin_prefetch(&t->args[e->args]);
+	}
+	if (j + TRACE_AHEAD / 4 < n) {
+		const struct event *e = &t->events[idx[j + TRACE_AHEAD / 4]];
+
+		if (e->args != EV_NONE && t->args[e->args].nums != EV_NONE)
+			__builtin_prefetch(&t->nums[t->args[e->args].nums]);
+	}
+}
+
+static inline const char *
+trace_class_name(enum event_class c)
+{
+	static const char *const names[] = { "none", "compute", "comm", "memory" };
+	return names[c];
+}
+static inline const char *
+trace_kind_name(enum track_kind k)
+{
+	static const char *const names[] = { "cpu", "gpu", "counter" };
+	return names[k];
+}
+
+#endif

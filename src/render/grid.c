@@ -1,0 +1,277 @@
+#include "config.h"
+
+#include "render/grid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+/* The colours and attributes of each role, from GRID_ROLES. */
+static const struct {
+	int fg, bg, bold;
+} role_style[ROLE_COUNT] = {
+#define X(name, fg, bg, bold, mono, what) { fg, bg, bold },
+	GRID_ROLES(X)
+#undef X
+};
+
+void
+grid_init(struct grid *g, int w, int h)
+{
+	g->w = w > 0 ? w : 0;
+	g->h = h > 0 ? h : 0;
+	g->cells = xcalloc((size_t)g->w * (size_t)g->h + 1, sizeof *g->cells);
+	grid_clear(g);
+}
+
+void
+grid_free(struct grid *g)
+{
+	if (g == NULL)
+		return;
+	free(g->cells);
+	g->cells = NULL;
+	g->w = g->h = 0;
+}
+
+void
+grid_clear(struct grid *g)
+{
+	size_t n = (size_t)g->w * (size_t)g->h;
+
+	for (size_t i = 0; i < n; i++) {
+		g->cells[i].ch = ' ';
+		g->cells[i].role = ROLE_DEFAULT;
+		g->cells[i].reverse = 0;
+	}
+}
+
+struct cell *
+grid_at(struct grid *g, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+		return NULL;
+	return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+}
+
+void
+grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role)
+{
+	struct cell *c = grid_at(g, x, y);
+
+	if (c == NULL)
+		return;
+	c->ch = ch;
+	c->role = (uint8_t)role;
+	c->reverse = 0;
+}
+
+/*
+ * Decodes one UTF-8 sequence at s (n > 0 bytes available).  Returns its
+ * length and sets *cp, or returns 1 with *cp = UINT32_MAX for an invalid
+ * byte (overlong forms, surrogates and code points past U+10FFFF included).
+ */
+static size_t
+utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	uint32_t c = s[0], min;
+	size_t len;
+
+	*cp = UINT32_MAX;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, c &= 0x1f, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, c &= 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, c &= 0x07, min = 0x10000;
+	else
+		return 1;
+	if (n < len)
+		return 1;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 1;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 1;
+	*cp = c;
+	return len;
+}
+
+/*
+ * Returns 1 for code points that do not take exactly one terminal column:
+ * zero-width and combining marks, and the East Asian wide and fullwidth
+ * ranges (CJK, Hangul, fullwidth forms, most emoji).  gantty shows those as
+ * '?' so that the columns stay aligned.
+ */
+static int
+not_one_column(uint32_t c)
+{
+	return (c >= 0x0300 && c <= 0x036f) ||
+	    (c >= 0x1100 && c <= 0x115f) ||
+	    (c >= 0x200b && c <= 0x200f) ||
+	    (c >= 0x2028 && c <= 0x202e) ||
+	    (c >= 0x2060 && c <= 0x206f) ||
+	    (c >= 0x2e80 && c <= 0xa4cf) ||
+	    (c >= 0xac00 && c <= 0xd7a3) ||
+	    (c >= 0xf900 && c <= 0xfaff) ||
+	    (c >= 0xfe00 && c <= 0xfe0f) ||
+	    (c >= 0xfe30 && c <= 0xfe4f) ||
+	    (c >= 0xff00 && c <= 0xff60) ||
+	    (c >= 0xffe0 && c <= 0xffe6) ||
+	    c == 0xfeff ||
+	    (c >= 0x1f300 && c <= 0x1f64f) ||
+	    (c >= 0x1f900 && c <= 0x1f9ff) ||
+	    (c >= 0x20000 && c <= 0x3fffd) ||
+	    (c >= 0xe0000 && c <= 0xe01ef);
+}
+
+int
+grid_print(struct grid *g, int x, int y, int maxw, enum role role, int ascii,
+    const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	int col = 0;
+
+	if (maxw < 0 || maxw > g->w - x)
+		maxw = g->w - x;
+	while (n > 0 && col < maxw) {
+		uint32_t cp;
+		size_t len = utf8_decode(p, n, &cp);
+
+		if (cp == UINT32_MAX || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+		    (ascii && cp > 0x7e) || not_one_column(cp))
+			cp = '?';
+		grid_put(g, x + col, y, cp, role);
+		col++;
+		p += len;
+		n -= len;
+	}
+	return col;
+}
+
+void
+grid_fill(struct grid *g, int x, int y, int w, int h, uint32_t ch,
+    enum role role)
+{
+	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+	int x1 = w > g->w - x ? g->w : x + w, y1 = h > g->h - y ? g->h : y + h;
+
+	for (int j = y0; j < y1; j++)
+		for (int i = x0; i < x1; i++)
+			grid_put(g, i, j, ch, role);
+}
+
+/* Appends the UTF-8 encoding of cp to buf; returns its length. */
+static size_t
+utf8_encode(uint32_t cp, char *buf)
+{
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		cp = '?';
+	if (cp < 0x80) {
+		buf[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		buf[0] = (char)(0xc0 | (cp >> 6));
+		buf[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		buf[0] = (char)(0xe0 | (cp >> 12));
+		buf[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		buf[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	buf[0] = (char)(0xf0 | (cp >> 18));
+	buf[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	buf[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	buf[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* 1 if the cell, drawn with ansi (or not), looks the same as a blank. */
+static int
+blank_cell(const struct cell *c, int ansi)
+{
+	if (c->ch != ' ')
+		return 0;
+	if (!ansi)
+		return 1;
+	return !c->reverse && role_style[c->role].bg < 0;
+}
+
+/* 1 if the cell is drawn with the terminal's default attributes. */
+static int
+plain_style(int role, int reverse)
+{
+	return !reverse && role_style[role].fg < 0 && role_style[role].bg < 0 &&
+	    !role_style[role].bold;
+}
+
+/* Writes the SGR sequence that sets role and reverse from the default. */
+static void
+put_sgr(FILE *out, int role, int reverse)
+{
+	fputs("\033[0", out);
+	if (role_style[role].bold)
+		fputs(";1", out);
+	if (role_style[role].fg >= 0)
+		fprintf(out, ";%d", 30 + role_style[role].fg);
+	if (role_style[role].bg >= 0)
+		fprintf(out, ";%d", 40 + role_style[role].bg);
+	if (reverse)
+		fputs(";7", out);
+	fputc('m', out);
+}
+
+int
+grid_write(const struct grid *g, FILE *out, int ansi)
+{
+	for (int y = 0; y < g->h; y++) {
+		const struct cell *row = &g->cells[(size_t)y * (size_t)g->w];
+		int end = g->w, cur_role = ROLE_DEFAULT, cur_rev = 0;
+
+		while (end > 0 && blank_cell(&row[end - 1], ansi))
+			end--;
+		for (int x = 0; x < end; x++) {
+			char buf[4];
+			size_t n;
+
+			/*
+			 * A blank without background or reverse looks the same
+			 * in any style without them: keep the current one
+			 * rather than switch there and back.
+			 */
+			if (ansi && (row[x].role != cur_role ||
+			    row[x].reverse != cur_rev) &&
+			    !(blank_cell(&row[x], 1) && !cur_rev &&
+			    role_style[cur_role].bg < 0)) {
+				int was_plain = plain_style(cur_role, cur_rev);
+				int is_plain = plain_style(row[x].role, row[x].reverse);
+
+				if (is_plain) {
+					if (!was_plain)
+						fputs("\033[0m", out);
+				} else
+					put_sgr(out, row[x].role, row[x].reverse);
+				cur_role = row[x].role;
+				cur_rev = row[x].reverse;
+			}
+			n = utf8_encode(row[x].ch, buf);
+			fwrite(buf, 1, n, out);
+		}
+		if (ansi && !plain_style(cur_role, cur_rev))
+			fputs("\033[0m", out);
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * render — draws one frame of the viewer into a grid, from a view.
+ *
+ * Top to bottom: the title line (files, window, span); the step strip (one
+ * cell per step of the current rank, height by step time, outliers marked,
+ * the steps in view highlighted); the time ruler (adaptive units, readable
+ * tick labels); the lanes, grouped by rank: a header per (rank, device),
+ * each GPU stream with activity (one lane per sub-row in use), and a bubble
+ * lane whose every column shows whether the device was idle (a bubble),
+ * only communicating (exposed comm), overlapped, or computing; with CPU
+ * lanes on, each CPU thread's slices by depth (ProfilerStep, FSDP and module
+ * annotations, CUDA runtime with synchronisation calls marked); the metrics
+ * panel for the window on screen; the key hint line.  With the matrix on
+ * (view.matrix), the lanes give way to the rank x step matrix (matrix.h): one
+ * row per participant, one cell per step (or per group of steps), its level
+ * as a block height and colour, outliers marked, and the panel describes the
+ * current participant across ranks.  With a baseline step marked (b), the
+ * current device's lanes are followed by the baseline device's GPU streams
+ * over the baseline step, shifted to start with the step in view and
+ * labelled "A#N <stream>".  With the diff table on (view.difftable), the
+ * whole area between the title and the hint line is the table
+ * (render_compare.h).  The help overlay is
+ * drawn on top when v->help is set.  A grid smaller than RENDER_MIN_W x
+ * RENDER_MIN_H gets a "terminal too small" message instead.
+ *
+ * Every column aggregates everything under it (busy fraction as shading,
+ * from track_busy_ns() and the device's ivsets, O(log n) per column and
+ * lane), never "last event wins"; events wide enough carry their names.  A
+ * frame costs O(rows * cols * log n) whatever the zoom.
+ *
+ * Glyphs: UTF-8 blocks by default, ASCII with opts.ascii.  Without colour
+ * (opts.mono) bubbles and exposed comm still differ by glyph.
+ */
+#ifndef GANTTY_RENDER_H
+#define GANTTY_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct grid;
+struct view;
+
+#define RENDER_MIN_W 40
+#define RENDER_MIN_H 12
+#define RENDER_LABEL_W 14       /* lane label column width (before the time area) */
+
+struct render_opts {
+	int ascii;              /* ASCII glyphs only */
+	int mono;               /* no colours: glyphs must carry the meaning */
+	const char *title;      /* the files, for the title line */
+};
+
+/* What one screen row shows, for mouse clicks and tests. */
+enum row_kind {
+	ROW_OTHER = 0,          /* title, ruler, panel, hint... */
+	ROW_STEPS,              /* the step strip */
+	ROW_RANK,               /* a (rank, device) header */
+	ROW_GPU,                /* a GPU stream sub-row */
+	ROW_BUBBLE,             /* the bubble lane */
+	ROW_CPU,                /* a CPU thread at one depth */
+	ROW_MATRIX,             /* a participant's row of the rank x step matrix
+	                           (analysis: the participant, see crossrank.h) */
+	ROW_MEMORY,             /* a device's memory lane (M; render_diag.h) */
+	ROW_BASELINE,           /* a GPU stream of the baseline step A (b),
+	                           shifted to start with the step in view
+	                           (view_compare.h); analysis: A's */
+};
+
+struct row_info {
+	enum row_kind kind;
+	int analysis;           /* index into v->an, -1 if none */
+	uint32_t track;         /* ROW_GPU, ROW_CPU */
+	int depth;              /* sub-row or nesting depth */
+};
+
+struct layout {
+	int w, h;
+	int time_x;             /* first column of the time area */
+	int time_cols;          /* its width: what view.cols must be */
+	int lanes_y, lanes_h;   /* the lane area */
+	int nlanes;             /* lane rows in total (scrollable) */
+	struct row_info *rows;  /* h entries, owned */
+};
+
+/*
+ * Computes the layout of a w x h frame for v (time_cols is what view_resize
+ * needs).  lay is overwritten; free with render_layout_free().
+ */
+void render_layout(struct layout *lay, const struct view *v, int w, int h);
+void render_layout_free(struct layout *lay);
+/*
+ * Returns the lane row (before scrolling) of rank's header, so the loop can
+ * scroll the current rank into view after r / R.
+ */
+int render_rank_lane(const struct view *v, size_t rank);
+/* Draws the frame of v into g (sized w x h) using lay.  Never fails. */
+void render_frame(struct grid *g, const struct layout *lay,
+    const struct view *v, const struct render_opts *opts);
+/*
+ * Returns the event (index into v->an[a].t->events) drawn at screen cell
+ * (x, y), the longest of those under that column, or UINT32_MAX; *a is the
+ * analysis index.  For clicks.
+ */
+uint32_t render_event_at(const struct layout *lay, const struct view *v, int x,
+    int y, int *a);
+
+#endif

@@ -1,0 +1,276 @@
+#include "config.h"
+
+#include "report/report_diag.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/crossrank.h"
+#include "analysis/findings.h"
+#include "analysis/memory.h"
+#include "report/report.h"
+#include "model/trace.h"
+#include "base/units.h"
+
+/* A byte count (integral in real traces) or a real, as JSON. */
+static void
+json_real(FILE *out, double v, const char *fmt)
+{
+	if (isfinite(v))
+		fprintf(out, fmt, v);
+	else
+		fputs("null", out);
+}
+
+/*
+ * What the report says of one analysis besides its metrics: its device's
+ * memory (the analysis's, built meanwhile by its thread: see
+ * analysis_memory()) and its findings.
+ */
+struct diag {
+	const struct analysis *a;
+	const struct memory *m; /* NULL: not built (no device, or not asked) */
+	const struct mem_step *ms;
+	size_t nms;
+	struct finding *f;
+	size_t nf;
+};
+
+static void
+diag_build(struct diag *d, const struct analysis *a)
+{
+	memset(d, 0, sizeof *d);
+	d->a = a;
+	/* per rank: its own findings only, so that a rank's entry is the same
+	 * alone or among others; the straggler is in cross_rank */
+	d->nf = findings_find(a, NULL, 0, &d->f);
+	d->m = analysis_memory(a, &d->ms, &d->nms);
+}
+
+static void
+diag_free(struct diag *d)
+{
+	free(d->f);
+}
+
+static void
+json_memory(FILE *out, const struct diag *d)
+{
+	const struct analysis *a = d->a;
+	const struct memory *mp = d->m;
+	const struct mem_step *ms = d->ms;
+	size_t n = d->nms;
+	double wa = 0, wr = 0;
+	int has_w;
+
+	has_w = a->has_window && memory_peak(mp, a->start_ns, a->end_ns, &wa, &wr);
+	fprintf(out, ",\n      \"memory\": {\"device\": %d, \"samples\": %zu,"
+	    " \"peak_allocated_bytes\": ", a->device, mp->n);
+	json_real(out, mp->peak_allocated, "%.0f");
+	fputs(", \"peak_reserved_bytes\": ", out);
+	json_real(out, mp->peak_reserved, "%.0f");
+	fputs(", \"window_peak_allocated_bytes\": ", out);
+	if (has_w)
+		json_real(out, wa, "%.0f");
+	else
+		fputs("null", out);
+	fputs(", \"window_peak_reserved_bytes\": ", out);
+	if (has_w)
+		json_real(out, wr, "%.0f");
+	else
+		fputs("null", out);
+	fputs(",\n        \"steps\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct mem_step *p = &ms[i];
+
+		fprintf(out, "%s\n          {\"number\": %" PRId64, i ? "," : "",
+		    p->number);
+		if (p->has_samples) {
+			fputs(", \"start_allocated_bytes\": ", out);
+			json_real(out, p->start_allocated, "%.0f");
+			fputs(", \"peak_allocated_bytes\": ", out);
+			json_real(out, p->peak_allocated, "%.0f");
+			fputs(", \"min_allocated_bytes\": ", out);
+			json_real(out, p->min_allocated, "%.0f");
+			fputs(", \"end_allocated_bytes\": ", out);
+			json_real(out, p->end_allocated, "%.0f");
+			fputs(", \"peak_reserved_bytes\": ", out);
+			json_real(out, p->peak_reserved, "%.0f");
+		} else {
+			fputs(", \"start_allocated_bytes\": null, \"peak_allocated_bytes\": null,"
+			    " \"min_allocated_bytes\": null, \"end_allocated_bytes\": null,"
+			    " \"peak_reserved_bytes\": null", out);
+		}
+		fprintf(out, ", \"cuda_malloc\": %u, \"cuda_free\": %u,"
+		    " \"alloc_call_ns\": %" PRId64 ", \"churn\": %s}", p->mallocs,
+		    p->frees, p->alloc_call_ns, p->churn ? "true" : "false");
+	}
+	fputs(n ? "\n        ]}" : "]}", out);
+}
+
+/* Writes f[0..n) as a JSON array, its lines indented by ind. */
+static void
+json_findings(FILE *out, const struct finding *f, size_t n, const char *ind)
+{
+	fputs("[", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *p = &f[i];
+
+		fprintf(out, "%s\n%s  {\"kind\": \"%s\", \"severity\": \"%s\","
+		    " \"summary\": ", i ? "," : "", ind, findings_kind_id(p->kind),
+		    findings_severity_name(p->severity));
+		report_json_str(out, p->summary);
+		fprintf(out, ",\n%s   \"evidence\": {", ind);
+		for (size_t k = 0; k < p->nnums; k++) {
+			fprintf(out, "%s\"%s\": ", k ? ", " : "", p->nums[k].key);
+			if (p->nums[k].is_real)
+				json_real(out, p->nums[k].d, "%.6g");
+			else
+				fprintf(out, "%" PRId64, p->nums[k].i);
+		}
+		fprintf(out, "},\n%s   \"ranges\": [", ind);
+		for (size_t k = 0; k < p->nranges; k++)
+			fprintf(out, "%s{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
+			    k ? ", " : "", p->ranges[k].start_ns, p->ranges[k].end_ns);
+		fprintf(out, "],\n%s   \"remedy\": ", ind);
+		report_json_str(out, p->remedy);
+		fputs("}", out);
+	}
+	if (n)
+		fprintf(out, "\n%s]", ind);
+	else
+		fputs("]", out);
+}
+
+void
+report_diag_json(FILE *out, const struct analysis *a, const struct crossrank *x,
+    size_t part)
+{
+	struct diag d;
+
+	(void)x;
+	(void)part;
+	diag_build(&d, a);
+	if (d.m != NULL)
+		json_memory(out, &d);
+	else
+		fputs(",\n      \"memory\": null", out);
+	fputs(",\n      \"findings\": ", out);
+	json_findings(out, d.f, d.nf, "      ");
+	diag_free(&d);
+}
+
+static const char *
+rel(char *buf, size_t size, int64_t ns, int64_t origin)
+{
+	int64_t d = ns - origin;
+
+	if ((origin < 0 && ns > INT64_MAX + origin) ||
+	    (origin > 0 && ns < INT64_MIN + origin))
+		d = origin < 0 ? INT64_MAX : INT64_MIN;
+	return units_format(buf, size, d);
+}
+
+static const char *
+gib(char *buf, size_t size, double bytes)
+{
+	if (bytes >= 1024.0 * 1024 * 1024)
+		snprintf(buf, size, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+	else
+		snprintf(buf, size, "%.1f MiB", bytes / (1024.0 * 1024));
+	return buf;
+}
+
+/* Writes the findings f[0..n) as text; times relative to origin_ns. */
+static void
+text_findings(FILE *out, const struct finding *f, size_t n, int64_t origin_ns,
+    const char *ind)
+{
+	char b1[32], b2[32];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *p = &f[i];
+
+		fprintf(out, "%s[%s] %s: ", ind, findings_severity_name(p->severity),
+		    findings_kind_id(p->kind));
+		report_text_str(out, p->summary);
+		fputs("\n", out);
+		for (size_t k = 0; k < p->nranges && k < 3; k++)
+			fprintf(out, "%s%s+%s (%s)%s", k ? "" : ind, k ? ", " : "  at ",
+			    rel(b1, sizeof b1, p->ranges[k].start_ns, origin_ns),
+			    units_format(b2, sizeof b2,
+			    p->ranges[k].end_ns - p->ranges[k].start_ns),
+			    k + 1 == p->nranges || k == 2 ? "\n" : "");
+		fprintf(out, "%s  remedy: ", ind);
+		report_text_str(out, p->remedy);
+		fputs("\n", out);
+	}
+}
+
+void
+report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
+    size_t part, int64_t origin_ns)
+{
+	struct diag d;
+	char b1[32], b2[32];
+
+	(void)x;                /* the straggler is in the cross-rank section */
+	(void)part;
+	diag_build(&d, a);
+	if (d.m != NULL) {
+		size_t churn = 0, calls = 0;
+
+		for (size_t i = 0; i < d.nms; i++) {
+			calls += d.ms[i].mallocs + d.ms[i].frees;
+			churn += d.ms[i].churn;
+		}
+		if (d.m->n > 0 || calls > 0) {
+			fprintf(out, "  memory: %zu samples", d.m->n);
+			if (d.m->n > 0)
+				fprintf(out, ", peak allocated %s, reserved %s",
+				    gib(b1, sizeof b1, d.m->peak_allocated),
+				    gib(b2, sizeof b2, d.m->peak_reserved));
+			fprintf(out, "; %zu cudaMalloc/cudaFree calls in steps, %zu "
+			    "steps with churn\n", calls, churn);
+		}
+	}
+	if (d.nf == 0) {
+		fputs("  findings: none\n", out);
+	} else {
+		fputs("  findings:\n", out);
+		text_findings(out, d.f, d.nf, origin_ns, "    ");
+	}
+	diag_free(&d);
+}
+
+void
+report_diag_cross_json(FILE *out, const struct crossrank *x)
+{
+	struct finding *f;
+	size_t n = findings_cross(x, &f);
+
+	fputs(",\n    \"findings\": ", out);
+	json_findings(out, f, n, "    ");
+	free(f);
+}
+
+
+void
+report_diag_cross_text(FILE *out, const struct crossrank *x)
+{
+	struct finding *f;
+	size_t n = findings_cross(x, &f);
+	int64_t origin = INT64_MAX;
+
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < x->ncolls; i++)
+		if (x->colls[i].first_start_ns < origin)
+			origin = x->colls[i].first_start_ns;
+	fputs("  findings (times from the first matched collective):\n", out);
+	text_findings(out, f, n, origin, "    ");
+	free(f);
+}

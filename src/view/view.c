@@ -1,0 +1,1296 @@
+#include "config.h"
+
+#include "view/view.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/crossrank.h"
+#include "analysis/matrix.h"
+#include "base/runsort.h"
+#include "model/trace.h"
+#include "base/units.h"
+#include "view/view_compare.h"
+#include "view/view_diag.h"
+#include "base/xalloc.h"
+
+/* Each side of a zoomed-to step, layer, gap or event: 2% of its length. */
+#define MARGIN_PCT 2
+
+/*
+ * What one analysis needs on every recalc that analysis_build() does not
+ * keep, built the first time its rank is shown:
+ *   flops: the op FLOPs of its device (mfu_compute_with()): the
+ *          analysis's when it kept them (analysis_opts.keep_flops), else own;
+ *   ends:  the ends of its activities, ascending, a zero-length one counted
+ *          as ending at ts + 1 (as the itree does), for kernels_in_view.
+ */
+struct view_cache {
+	int built;
+	const struct mfu_flops *flops;
+	struct mfu_flops own;
+	int64_t *ends;
+	struct kernel_index kernels;    /* the top kernels of wide windows */
+};
+
+struct view_priv {
+	struct view_cache *cache;       /* nan entries */
+	struct mfu_opts mfu;
+	int64_t ranks_loaded;
+	/* The search's matching names: one bit per strtab id of match_t. */
+	const struct trace *match_t;
+	uint32_t match_count;           /* strtab size when built */
+	char match_query[sizeof ((struct view *)0)->query];
+	uint8_t *match;
+};
+
+/* ---- time arithmetic ---- */
+
+/* b - a as unsigned: exact for any a <= b. */
+static inline uint64_t
+udiff(int64_t a, int64_t b)
+{
+	return (uint64_t)b - (uint64_t)a;
+}
+
+/* The effective upper bound: the bounds are at least cols wide. */
+static int64_t
+bound_hi(const struct view *v)
+{
+	if (v->t1_ns < v->t0_ns || udiff(v->t0_ns, v->t1_ns) < (uint64_t)v->cols)
+		return v->t0_ns + v->cols;
+	return v->t1_ns;
+}
+
+static inline uint64_t
+win_span(const struct view *v)
+{
+	return udiff(v->start_ns, v->end_ns);
+}
+
+static int64_t
+col_ns_in(int64_t start, uint64_t span, int cols, int col)
+{
+	if (col < 0)
+		col = 0;
+	if (col > cols)
+		col = cols;
+	return (int64_t)((uint64_t)start +
+	    (uint64_t)((unsigned __int128)(unsigned)col * span / (unsigned)cols));
+}
+
+int64_t
+view_col_ns(const struct view *v, int col)
+{
+	return col_ns_in(v->start_ns, win_span(v), v->cols, col);
+}
+
+/*
+ * Column c covers [start + floor(c S / C), start + floor((c + 1) S / C)),
+ * S >= C so none is empty.  For d = ts - start, the column is the largest c
+ * with floor(c S / C) <= d, i.e. c S < (d + 1) C: c = ((d + 1) C - 1) / S.
+ */
+int
+view_ns_col(const struct view *v, int64_t ts_ns)
+{
+	uint64_t span = win_span(v), d;
+
+	if (ts_ns < v->start_ns)
+		return -1;
+	if (ts_ns >= v->end_ns || span == 0)
+		return v->cols;
+	d = udiff(v->start_ns, ts_ns);
+	return (int)(((unsigned __int128)(d + 1) * (unsigned)v->cols - 1) / span);
+}
+
+/* ---- the window ---- */
+
+static int
+push_zoom(struct view *v)
+{
+	if (v->nzoom == VIEW_ZOOM_DEPTH) {
+		memmove(&v->zooms[0], &v->zooms[1],
+		    (VIEW_ZOOM_DEPTH - 1) * sizeof v->zooms[0]);
+		v->nzoom--;
+	}
+	v->zooms[v->nzoom].start_ns = v->start_ns;
+	v->zooms[v->nzoom].end_ns = v->end_ns;
+	return ++v->nzoom;
+}
+
+/*
+ * Clamps [*s, *e) into the bounds: at least cols wide (widened around its
+ * centre), at most the bounds (then the bounds), then shifted inside.
+ */
+static void
+clamp_window(const struct view *v, int64_t *s, int64_t *e)
+{
+	int64_t lo = v->t0_ns, hi = bound_hi(v), start = *s, end = *e;
+	uint64_t span, full = udiff(lo, hi);
+
+	if (end < start) {
+		int64_t x = start;
+
+		start = end;
+		end = x;
+	}
+	span = udiff(start, end);
+	if (span < (uint64_t)v->cols) {
+		int64_t mid = (int64_t)((uint64_t)start + span / 2);
+
+		span = (uint64_t)v->cols;
+		start = mid - v->cols / 2;
+	}
+	if (span >= full) {
+		start = lo;
+		span = full;
+	} else {
+		if (start < lo)
+			start = lo;
+		if (udiff(start, hi) < span || start > hi)
+			start = (int64_t)((uint64_t)hi - span);
+	}
+	*s = start;
+	*e = (int64_t)((uint64_t)start + span);
+}
+
+int
+view_set_window(struct view *v, int64_t start_ns, int64_t end_ns, int push)
+{
+	clamp_window(v, &start_ns, &end_ns);
+	if (start_ns == v->start_ns && end_ns == v->end_ns)
+		return VIEW_NONE;
+	if (push)
+		push_zoom(v);
+	v->start_ns = start_ns;
+	v->end_ns = end_ns;
+	return VIEW_RECALC;
+}
+
+/* Zooms to [a, b) with MARGIN_PCT each side, pushing the old window. */
+static int
+zoom_to(struct view *v, int64_t a, int64_t b)
+{
+	int64_t m = (int64_t)(udiff(a, b) * MARGIN_PCT / 100);
+
+	return view_set_window(v, a - m, b + m, 1);
+}
+
+/* The column of ts, clamped onto the screen. */
+static int
+col_on_screen(const struct view *v, int64_t ts)
+{
+	int c = view_ns_col(v, ts);
+
+	return c < 0 ? 0 : c >= v->cols ? v->cols - 1 : c;
+}
+
+/*
+ * Centres [a, b) keeping the zoom (no push: it is a pan), or fits it with
+ * margins (pushed) when it is wider than the window.  The cursor goes to a.
+ */
+static int
+centre_on(struct view *v, int64_t a, int64_t b)
+{
+	uint64_t span = win_span(v);
+	int64_t mid = (int64_t)((uint64_t)a + udiff(a, b) / 2);
+	int ch;
+
+	if (udiff(a, b) > span)
+		ch = zoom_to(v, a, b);
+	else
+		ch = view_set_window(v, (int64_t)((uint64_t)mid - span / 2),
+		    (int64_t)((uint64_t)mid - span / 2 + span), 0);
+	v->cursor = col_on_screen(v, a);
+	return ch | VIEW_REPAINT;
+}
+
+static int64_t
+win_centre(const struct view *v)
+{
+	return (int64_t)((uint64_t)v->start_ns + win_span(v) / 2);
+}
+
+/* The time of the cursor: the first nanosecond of its column. */
+static int64_t
+cursor_ns(const struct view *v)
+{
+	return view_col_ns(v, v->cursor);
+}
+
+/* The first GPU activity to the last of all analyses; 0 if there is none. */
+static int
+gpu_extent(const struct view *v, int64_t *a, int64_t *b)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < v->nan; i++) {
+		const struct metrics *d = &v->an[i].dev;
+
+		if (v->an[i].device < 0 || d->nacts == 0)
+			continue;
+		if (!any || d->first_ns < *a)
+			*a = d->first_ns;
+		if (!any || d->last_ns > *b)
+			*b = d->last_ns;
+		any = 1;
+	}
+	return any;
+}
+
+/* ---- set up ---- */
+
+static struct view_priv *
+priv(struct view *v)
+{
+	if (v->priv == NULL) {
+		v->priv = xcalloc(1, sizeof *v->priv);
+		v->priv->cache = xcalloc(v->nan ? v->nan : 1, sizeof *v->priv->cache);
+	}
+	return v->priv;
+}
+
+/* The number of distinct traces: the world size when nothing says better. */
+static int64_t
+count_traces(const struct analysis *an, size_t nan)
+{
+	int64_t n = 0;
+
+	for (size_t i = 0; i < nan; i++) {
+		size_t j = 0;
+
+		while (j < i && an[j].t != an[i].t)
+			j++;
+		n += j == i;
+	}
+	return n;
+}
+
+void
+view_init(struct view *v, const struct analysis *an, size_t nan,
+    int64_t t0_ns, int64_t t1_ns, int cols)
+{
+	int64_t a = 0, b = 0;
+
+	memset(v, 0, sizeof *v);
+	v->an = an;
+	v->nan = nan;
+	v->t0_ns = t0_ns;
+	v->t1_ns = t1_ns;
+	v->cols = cols < 1 ? 1 : cols;
+	v->cursor = v->cols / 2;
+	v->start_ns = t0_ns;
+	v->end_ns = bound_hi(v);
+	priv(v)->ranks_loaded = count_traces(an, nan);
+	v->xr_worst = -1;
+	v->base_step = -1;
+	v->overview = nan > VIEW_OVERVIEW_RANKS;
+	if (nan > 1) {
+		v->xr = xmalloc(sizeof *v->xr);
+		crossrank_build(v->xr, an, nan);
+		v->mx = xmalloc(sizeof *v->mx);
+		matrix_build(v->mx, v->xr);
+	}
+	if (gpu_extent(v, &a, &b))
+		view_set_window(v, a, b, 0);
+	view_recalc(v);
+}
+
+void
+view_set_opts(struct view *v, const struct analysis_opts *opts)
+{
+	struct view_priv *p = priv(v);
+
+	p->mfu = opts->mfu;
+	if (opts->ranks_loaded > 0)
+		p->ranks_loaded = opts->ranks_loaded;
+	view_recalc(v);
+}
+
+void
+view_set_crossrank(struct view *v, struct crossrank *x)
+{
+	if (v->mx != NULL) {
+		matrix_free(v->mx);
+		free(v->mx);
+	}
+	if (v->xr != NULL) {
+		crossrank_free(v->xr);
+		free(v->xr);
+	}
+	v->xr = x;
+	v->mx = xmalloc(sizeof *v->mx);
+	matrix_build(v->mx, x);
+	v->matrix = 1;
+	v->rank = 0;
+	v->lane_scroll = 0;
+}
+
+size_t
+view_nranks(const struct view *v)
+{
+	if (v->nan > 0)
+		return v->nan;
+	return v->xr != NULL ? v->xr->nparts : 0;
+}
+
+void
+view_free(struct view *v)
+{
+	struct view_priv *p;
+
+	if (v == NULL)
+		return;
+	if (v->xr != NULL) {
+		crossrank_free(v->xr);
+		free(v->xr);
+		v->xr = NULL;
+	}
+	view_diag_free(v);
+	view_compare_free(v);
+	if (v->mx != NULL) {
+		matrix_free(v->mx);
+		free(v->mx);
+		v->mx = NULL;
+	}
+	if ((p = v->priv) == NULL)
+		return;
+	for (size_t i = 0; i < v->nan; i++) {
+		mfu_flops_free(&p->cache[i].own);
+		metrics_kernel_index_free(&p->cache[i].kernels);
+		free(p->cache[i].ends);
+	}
+	free(p->cache);
+	free(p->match);
+	free(p);
+	v->priv = NULL;
+}
+
+void
+view_resize(struct view *v, int cols)
+{
+	int old = v->cols;
+
+	v->cols = cols < 1 ? 1 : cols;
+	v->cursor = (int)((long long)v->cursor * v->cols / old);
+	if (v->cursor >= v->cols)
+		v->cursor = v->cols - 1;
+	view_set_window(v, v->start_ns, v->end_ns, 0);
+	view_recalc(v);
+}
+
+int
+view_set_cursor(struct view *v, int col)
+{
+	v->cursor = col < 0 ? 0 : col >= v->cols ? v->cols - 1 : col;
+	return VIEW_REPAINT;
+}
+
+int
+view_select_event(struct view *v, uint32_t ev)
+{
+	v->sel = SEL_EVENT;
+	v->sel_index = (long)ev;
+	return VIEW_REPAINT;
+}
+
+/* ---- recalc ---- */
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+static void
+cache_build(struct view_cache *c, const struct analysis *a)
+{
+	const struct metrics *d = &a->dev;
+	size_t *at;
+
+	c->built = 1;
+	if (a->device < 0)
+		return;
+	if (a->has_flops) {
+		c->flops = &a->flops;
+	} else {
+		mfu_flops_build(&c->own, d);
+		c->flops = &c->own;
+	}
+	metrics_kernel_index_build(&c->kernels, d);
+	/*
+	 * Gathered track by track (at[p]: where track p's ends go): work on one
+	 * stream does not overlap, so each track's ends come sorted and
+	 * runsort merges a few runs.
+	 */
+	at = xcalloc(d->ntracks + 1, sizeof *at);
+	for (size_t i = 0; i < d->nacts; i++)
+		at[metrics_track_pos(d, d->t->events[d->acts[i]].track) + 1]++;
+	for (size_t p = 0; p < d->ntracks; p++)
+		at[p + 1] += at[p];
+	c->ends = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *c->ends);
+	for (size_t i = 0; i < d->nacts; i++) {
+		const struct event *e = &d->t->events[d->acts[i]];
+
+		c->ends[at[metrics_track_pos(d, e->track)]++] =
+		    e->ts_ns + (e->dur_ns > 0 ? e->dur_ns : 1);
+	}
+	free(at);
+	runsort(c->ends, d->nacts, sizeof *c->ends, cmp_i64);
+}
+
+/* The number of d's activities starting before b (acts are sorted by ts). */
+static size_t
+acts_starting_before(const struct metrics *d, int64_t b)
+{
+	size_t lo = 0, hi = d->nacts;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->t->events[d->acts[mid]].ts_ns < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The number of ends[0..n) that are <= a. */
+static size_t
+ends_upto(const int64_t *ends, size_t n, int64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ends[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The current rank's numbers for the window (m, mfu, top). */
+static void
+recalc_current(struct view *v)
+{
+	struct view_priv *p = priv(v);
+	const struct analysis *a;
+	struct view_cache *c;
+	struct mfu_opts mo;
+
+	memset(&v->m, 0, sizeof v->m);
+	memset(&v->mfu, 0, sizeof v->mfu);
+	v->m.start_ns = v->start_ns;
+	v->m.end_ns = v->end_ns;
+	v->m.overlap_pct = -1;
+	v->ntop = 0;
+	v->kernels_in_view = 0;
+	v->xr_worst = -1;
+	if (v->xr != NULL) {
+		/* O(C) over the matched collectives: a few thousand at most */
+		for (size_t i = 0; i < v->xr->ncolls; i++) {
+			const struct crossrank_coll *xc = &v->xr->colls[i];
+
+			if (xc->first_start_ns < v->start_ns ||
+			    xc->first_start_ns >= v->end_ns || xc->skew_ns <= 0)
+				continue;
+			if (v->xr_worst < 0 ||
+			    xc->skew_ns > v->xr->colls[v->xr_worst].skew_ns)
+				v->xr_worst = (long)i;
+		}
+	}
+	if (v->nan == 0) {
+		snprintf(v->mfu.reason, sizeof v->mfu.reason, "no trace");
+		return;
+	}
+	a = view_current(v);
+	if (a->device < 0) {
+		snprintf(v->mfu.reason, sizeof v->mfu.reason, "no GPU activity");
+		return;
+	}
+	c = &p->cache[v->rank];
+	if (!c->built)
+		cache_build(c, a);
+	metrics_window(&a->dev, v->start_ns, v->end_ns, &v->m);
+	v->ntop = metrics_top_kernels_indexed(&a->dev, &c->kernels, v->start_ns,
+	    v->end_ns, v->top, METRICS_TOP_K);
+	/*
+	 * Activities overlapping [s, e): those starting before e, less those
+	 * ending at or before s (which all start before e).
+	 */
+	v->kernels_in_view = acts_starting_before(&a->dev, v->end_ns) -
+	    ends_upto(c->ends, a->dev.nacts, v->start_ns);
+	mo = p->mfu;
+	if (mo.world_size <= 0)
+		mo.world_size = a->t->world_size > 0 ? a->t->world_size :
+		    p->ranks_loaded;
+	mfu_compute_with(&a->dev, c->flops, a->steps, a->nsteps, &mo,
+	    v->start_ns, v->end_ns, &v->mfu);
+}
+
+void
+view_recalc(struct view *v)
+{
+	recalc_current(v);
+	view_compare_refresh(v);
+}
+
+/* ---- zoom and pan ---- */
+
+static int
+zoom(struct view *v, int in)
+{
+	uint64_t span = win_span(v), full = udiff(v->t0_ns, bound_hi(v)), ns;
+	int64_t t = cursor_ns(v), start;
+
+	if (in) {
+		ns = span / 2;
+		if (ns < (uint64_t)v->cols)
+			ns = (uint64_t)v->cols;
+		if (ns == span) {
+			snprintf(v->message, sizeof v->message,
+			    "zoomed in as far as it goes (1 ns a column)");
+			return VIEW_NONE;
+		}
+	} else {
+		ns = span > full / 2 ? full : span * 2;
+		if (ns == span) {
+			snprintf(v->message, sizeof v->message,
+			    "zoomed out as far as it goes");
+			return VIEW_NONE;
+		}
+		/*
+		 * Undo a zoom in exactly: when the window we zoomed in from
+		 * holds this one, had the cursor's time at the cursor and is
+		 * about twice as wide, go back to it rather than to an
+		 * arithmetic double that may differ by a nanosecond.
+		 */
+		if (v->nzoom > 0) {
+			const struct view_span *z = &v->zooms[v->nzoom - 1];
+			uint64_t zs = udiff(z->start_ns, z->end_ns);
+
+			if (z->start_ns <= v->start_ns && z->end_ns >= v->end_ns &&
+			    zs > span && zs <= 2 * span + 1 &&
+			    col_ns_in(z->start_ns, zs, v->cols, v->cursor) == t)
+				return view_set_window(v, z->start_ns, z->end_ns, 1);
+		}
+	}
+	start = (int64_t)((uint64_t)t - (uint64_t)((unsigned __int128)
+	    (unsigned)v->cursor * ns / (unsigned)v->cols));
+	return view_set_window(v, start, (int64_t)((uint64_t)start + ns), 1);
+}
+
+static int
+pan(struct view *v, int dir)
+{
+	int64_t d = (int64_t)(win_span(v) / 8);
+	int ch;
+
+	if (d < 1)
+		d = 1;
+	ch = view_set_window(v, v->start_ns + dir * d, v->end_ns + dir * d, 0);
+	if (ch == VIEW_NONE)
+		snprintf(v->message, sizeof v->message, "%s",
+		    dir < 0 ? "at the start of the trace" : "at the end of the trace");
+	return ch;
+}
+
+static int
+unzoom(struct view *v)
+{
+	struct view_span z;
+
+	if (v->nzoom == 0) {
+		snprintf(v->message, sizeof v->message, "no zoom to undo");
+		return VIEW_NONE;
+	}
+	z = v->zooms[--v->nzoom];
+	return view_set_window(v, z.start_ns, z.end_ns, 0) | VIEW_REPAINT;
+}
+
+static int
+fit(struct view *v)
+{
+	int64_t a = 0, b = 0;
+
+	if (!gpu_extent(v, &a, &b)) {
+		a = v->t0_ns;
+		b = bound_hi(v);
+	}
+	return view_set_window(v, a, b, 1);
+}
+
+/* ---- steps and layers ---- */
+
+static void
+step_extent(const struct step *s, int64_t *a, int64_t *b)
+{
+	*a = s->has_gpu ? s->gpu_start_ns : s->start_ns;
+	*b = s->has_gpu ? s->gpu_end_ns : s->end_ns;
+}
+
+static void
+layer_extent(const struct layer *l, int64_t *a, int64_t *b)
+{
+	*a = l->has_gpu ? l->gpu_start_ns : l->cpu_start_ns;
+	*b = l->has_gpu ? l->gpu_end_ns : l->cpu_end_ns;
+}
+
+/*
+ * The next (dir > 0) or previous item of n after/before the selected one
+ * (cur >= 0), else the first whose extent starts after the centre / the last
+ * whose extent ends at or before it; -1 if none.
+ */
+static long
+pick(long cur, size_t n, int dir, int64_t centre,
+    void (*ext)(const void *, size_t, int64_t *, int64_t *), const void *items)
+{
+	int64_t a, b;
+
+	if (cur >= 0) {
+		long i = cur + dir;
+
+		return i >= 0 && (size_t)i < n ? i : -1;
+	}
+	if (dir > 0) {
+		for (size_t i = 0; i < n; i++) {
+			ext(items, i, &a, &b);
+			if (a > centre)
+				return (long)i;
+		}
+	} else {
+		for (size_t i = n; i-- > 0;) {
+			ext(items, i, &a, &b);
+			if (b <= centre)
+				return (long)i;
+		}
+	}
+	return -1;
+}
+
+static void
+step_ext_at(const void *items, size_t i, int64_t *a, int64_t *b)
+{
+	step_extent(&((const struct step *)items)[i], a, b);
+}
+
+static void
+layer_ext_at(const void *items, size_t i, int64_t *a, int64_t *b)
+{
+	layer_extent(&((const struct layer *)items)[i], a, b);
+}
+
+static int
+select_step(struct view *v, long i)
+{
+	int64_t a, b;
+
+	step_extent(&view_current(v)->steps[i], &a, &b);
+	v->sel = SEL_STEP;
+	v->sel_index = i;
+	return zoom_to(v, a, b) | VIEW_REPAINT;
+}
+
+static int
+select_layer(struct view *v, long i)
+{
+	int64_t a, b;
+
+	layer_extent(&view_current(v)->layers[i], &a, &b);
+	v->sel = SEL_LAYER;
+	v->sel_index = i;
+	return zoom_to(v, a, b) | VIEW_REPAINT;
+}
+
+static int
+nav_step(struct view *v, int dir)
+{
+	const struct analysis *an = view_current(v);
+	long i;
+
+	if (an->nsteps == 0) {
+		snprintf(v->message, sizeof v->message,
+		    "no ProfilerStep annotations in this trace");
+		return VIEW_REPAINT;
+	}
+	i = pick(v->sel == SEL_STEP ? v->sel_index : -1, an->nsteps, dir,
+	    win_centre(v), step_ext_at, an->steps);
+	if (i < 0) {
+		snprintf(v->message, sizeof v->message, "%s",
+		    dir > 0 ? "no next step" : "no previous step");
+		return VIEW_REPAINT;
+	}
+	return select_step(v, i);
+}
+
+static int
+nav_layer(struct view *v, int dir)
+{
+	const struct analysis *an = view_current(v);
+	long i;
+
+	if (an->nlayers == 0) {
+		snprintf(v->message, sizeof v->message, "no layers in this trace");
+		return VIEW_REPAINT;
+	}
+	i = pick(v->sel == SEL_LAYER ? v->sel_index : -1, an->nlayers, dir,
+	    win_centre(v), layer_ext_at, an->layers);
+	if (i < 0) {
+		snprintf(v->message, sizeof v->message, "%s",
+		    dir > 0 ? "no next layer" : "no previous layer");
+		return VIEW_REPAINT;
+	}
+	return select_layer(v, i);
+}
+
+static int
+next_outlier(struct view *v)
+{
+	const struct analysis *an = view_current(v);
+	int64_t centre = win_centre(v), a, b;
+	long first = -1, found = -1;
+
+	for (size_t i = 0; i < an->nsteps; i++) {
+		if (!an->steps[i].outlier)
+			continue;
+		if (first < 0)
+			first = (long)i;
+		if (v->sel == SEL_STEP) {
+			if ((long)i > v->sel_index) {
+				found = (long)i;
+				break;
+			}
+		} else {
+			step_extent(&an->steps[i], &a, &b);
+			if (a > centre) {
+				found = (long)i;
+				break;
+			}
+		}
+	}
+	if (first < 0) {
+		snprintf(v->message, sizeof v->message, "%s",
+		    an->nsteps < STEPS_MIN_FOR_OUTLIERS ?
+		    "no outlier steps (outliers need at least 5 steps)" :
+		    "no outlier steps");
+		return VIEW_REPAINT;
+	}
+	if (found < 0) {
+		found = first;
+		snprintf(v->message, sizeof v->message,
+		    "wrapped to the first outlier step");
+	}
+	return select_step(v, found);
+}
+
+static int
+worst_layer(struct view *v)
+{
+	const struct analysis *an = view_current(v);
+	long best = -1;
+	int in_view = 0;
+
+	if (an->nlayers == 0) {
+		snprintf(v->message, sizeof v->message, "no layers in this trace");
+		return VIEW_REPAINT;
+	}
+	for (size_t i = 0; i < an->nlayers; i++) {
+		const struct layer *l = &an->layers[i];
+		int overlaps;
+
+		if (!l->has_gpu)
+			continue;
+		if (l->gpu_end_ns == l->gpu_start_ns)
+			overlaps = l->gpu_start_ns >= v->start_ns &&
+			    l->gpu_start_ns < v->end_ns;
+		else
+			overlaps = l->gpu_start_ns < v->end_ns &&
+			    l->gpu_end_ns > v->start_ns;
+		if (!overlaps)
+			continue;
+		in_view = 1;
+		if (l->own_exposed_comm_ns > 0 && (best < 0 ||
+		    l->own_exposed_comm_ns > an->layers[best].own_exposed_comm_ns))
+			best = (long)i;
+	}
+	if (best < 0) {
+		snprintf(v->message, sizeof v->message, "%s", in_view ?
+		    "no layer in view has exposed communication of its own" :
+		    "no layer with GPU activity in view");
+		return VIEW_REPAINT;
+	}
+	return select_layer(v, best);
+}
+
+/* ---- gaps ---- */
+
+static int64_t
+gap_start(const struct metrics *d, size_t i)
+{
+	return d->holes[d->gaps[i]].start_ns;
+}
+
+static int
+nav_gap(struct view *v, int dir)
+{
+	const struct analysis *an = view_current(v);
+	const struct metrics *d = &an->dev;
+	int64_t from = v->sel == SEL_GAP ? v->sel_gap.start_ns : cursor_ns(v);
+	size_t lo = 0, hi = d->ngaps;
+	const struct hole *h;
+	long i;
+	int64_t len;
+
+	if (d->ngaps == 0) {
+		char buf[32];
+
+		snprintf(v->message, sizeof v->message, "no gaps >= %s",
+		    units_format(buf, sizeof buf, d->min_gap_ns));
+		return VIEW_REPAINT;
+	}
+	/* lo = the first gap starting after from (dir > 0), or at/after it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dir > 0 ? gap_start(d, mid) <= from : gap_start(d, mid) < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = dir > 0 ? (long)lo : (long)lo - 1;
+	if (i < 0 || (size_t)i >= d->ngaps) {
+		snprintf(v->message, sizeof v->message, "%s",
+		    dir > 0 ? "no next gap" : "no previous gap");
+		return VIEW_REPAINT;
+	}
+	h = &d->holes[d->gaps[i]];
+	len = h->end_ns - h->start_ns;
+	v->sel = SEL_GAP;
+	v->sel_index = i;
+	v->sel_gap.start_ns = h->start_ns;
+	v->sel_gap.dur_ns = len;
+	/* The gap takes the middle third of the screen. */
+	return view_set_window(v, h->start_ns - len, h->end_ns + len, 1) |
+	    VIEW_REPAINT;
+}
+
+/* ---- search ---- */
+
+/* Whether hay contains the lower-cased needle (length n), ignoring case. */
+static int
+contains_ci(const char *hay, const char *needle, size_t n)
+{
+	if (n == 0)
+		return 1;
+	for (; *hay != '\0'; hay++) {
+		size_t k = 0;
+
+		while (k < n && hay[k] != '\0' &&
+		    tolower((unsigned char)hay[k]) == (unsigned char)needle[k])
+			k++;
+		if (k == n)
+			return 1;
+		if (hay[k] == '\0')
+			return 0;
+	}
+	return 0;
+}
+
+/* Builds the set of t's name ids matching v->query, once per (trace, query). */
+static const uint8_t *
+match_set(struct view *v, const struct trace *t)
+{
+	struct view_priv *p = priv(v);
+	char low[sizeof v->query];
+	size_t n = 0;
+
+	if (p->match != NULL && p->match_t == t && p->match_count == t->strs.count &&
+	    strcmp(p->match_query, v->query) == 0)
+		return p->match;
+	for (; v->query[n] != '\0'; n++)
+		low[n] = (char)tolower((unsigned char)v->query[n]);
+	low[n] = '\0';
+	free(p->match);
+	p->match = xcalloc((size_t)t->strs.count / 8 + 1, 1);
+	for (uint32_t id = 0; id < t->strs.count; id++)
+		if (contains_ci(strtab_get(&t->strs, id), low, n))
+			p->match[id / 8] |= (uint8_t)(1u << (id % 8));
+	p->match_t = t;
+	p->match_count = t->strs.count;
+	memcpy(p->match_query, v->query, sizeof p->match_query);
+	return p->match;
+}
+
+static inline int
+is_match(const uint8_t *set, const struct event *e)
+{
+	return (set[e->name / 8] >> (e->name % 8)) & 1 && !(e->flags & EVF_COUNTER);
+}
+
+/* (ts, index) order: the order of matches. */
+static inline int
+key_lt(int64_t ts1, uint32_t i1, int64_t ts2, uint32_t i2)
+{
+	return ts1 < ts2 || (ts1 == ts2 && i1 < i2);
+}
+
+/*
+ * In (ts, index) order, the first matching event of t after the key
+ * (ts, idx) for dir > 0, the last before it for dir < 0, the key itself
+ * included when incl; EV_NONE if none.  Per track (sorted by ts, so by key):
+ * a binary search to the key, then a scan that stops at the first match or
+ * once past the best found so far.  O(n) at worst.
+ */
+static uint32_t
+find_match(const struct trace *t, const uint8_t *set, int dir, int64_t ts,
+    uint32_t idx, int incl)
+{
+	uint32_t best = EV_NONE;
+
+	for (size_t k = 0; k < t->ntracks; k++) {
+		const struct track *tr = &t->tracks[k];
+		uint32_t lo = tr->first, hi = tr->first + tr->count;
+
+		if (tr->kind == TRACK_COUNTER || tr->count == 0)
+			continue;
+		/*
+		 * lo = the first event past the key for dir > 0 (at or past
+		 * it when incl), the first at or past it for dir < 0 (past
+		 * it when incl): the scan goes up from lo, or down from lo - 1.
+		 */
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			const struct event *e = &t->events[mid];
+			int below = (dir > 0) == (incl != 0) ?
+			    key_lt(e->ts_ns, mid, ts, idx) :
+			    !key_lt(ts, idx, e->ts_ns, mid);
+
+			if (below)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (dir > 0) {
+			for (uint32_t i = lo; i < tr->first + tr->count; i++) {
+				const struct event *e = &t->events[i];
+
+				if (best != EV_NONE &&
+				    !key_lt(e->ts_ns, i, t->events[best].ts_ns, best))
+					break;
+				if (is_match(set, e)) {
+					best = i;
+					break;
+				}
+			}
+		} else {
+			for (uint32_t i = lo; i-- > tr->first;) {
+				const struct event *e = &t->events[i];
+
+				if (best != EV_NONE &&
+				    !key_lt(t->events[best].ts_ns, best, e->ts_ns, i))
+					break;
+				if (is_match(set, e)) {
+					best = i;
+					break;
+				}
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * Jumps to the next (dir > 0) or previous match: after/before the selected
+ * event, else (or with from_cursor) at or after / before the cursor's time;
+ * wraps around.
+ */
+static int
+jump_match(struct view *v, int dir, int from_cursor)
+{
+	const struct trace *t = view_current(v)->t;
+	const uint8_t *set;
+	const struct event *e;
+	uint32_t ev;
+
+	if (v->query[0] == '\0') {
+		snprintf(v->message, sizeof v->message, "no search yet: / searches");
+		return VIEW_REPAINT;
+	}
+	set = match_set(v, t);
+	if (!from_cursor && v->sel == SEL_EVENT && (size_t)v->sel_index < t->nevents)
+		ev = find_match(t, set, dir, t->events[v->sel_index].ts_ns,
+		    (uint32_t)v->sel_index, 0);
+	else
+		ev = find_match(t, set, dir, cursor_ns(v), 0, dir > 0);
+	if (ev == EV_NONE) {
+		ev = dir > 0 ? find_match(t, set, 1, INT64_MIN, 0, 1) :
+		    find_match(t, set, -1, INT64_MAX, UINT32_MAX, 1);
+		if (ev == EV_NONE) {
+			snprintf(v->message, sizeof v->message, "no match for '%s'",
+			    v->query);
+			return VIEW_REPAINT;
+		}
+		snprintf(v->message, sizeof v->message, "%s",
+		    dir > 0 ? "search wrapped to the start" :
+		    "search wrapped to the end");
+	}
+	e = &t->events[ev];
+	view_select_event(v, ev);
+	if (t->tracks[e->track].kind == TRACK_CPU)
+		v->show_cpu = 1;
+	return centre_on(v, e->ts_ns, event_end(e));
+}
+
+int
+view_search(struct view *v, const char *text)
+{
+	v->message[0] = '\0';
+	if (v->nan == 0) {
+		snprintf(v->message, sizeof v->message, "no trace");
+		return VIEW_REPAINT;
+	}
+	if (text != NULL && text[0] != '\0')
+		snprintf(v->query, sizeof v->query, "%s", text);
+	return jump_match(v, 1, 1);
+}
+
+/* ---- commands ---- */
+
+static int
+zoom_selected(struct view *v)
+{
+	const struct analysis *an = view_current(v);
+	int64_t a, b;
+
+	switch (v->sel) {
+	case SEL_STEP:
+		if ((size_t)v->sel_index >= an->nsteps)
+			break;
+		step_extent(&an->steps[v->sel_index], &a, &b);
+		return zoom_to(v, a, b);
+	case SEL_LAYER:
+		if ((size_t)v->sel_index >= an->nlayers)
+			break;
+		layer_extent(&an->layers[v->sel_index], &a, &b);
+		return zoom_to(v, a, b);
+	case SEL_GAP:
+		return zoom_to(v, v->sel_gap.start_ns,
+		    v->sel_gap.start_ns + v->sel_gap.dur_ns);
+	case SEL_EVENT:
+		if ((size_t)v->sel_index >= an->t->nevents)
+			break;
+		a = an->t->events[v->sel_index].ts_ns;
+		b = event_end(&an->t->events[v->sel_index]);
+		return zoom_to(v, a, b);
+	case SEL_FINDING:
+		return view_diag_zoom(v);
+	case SEL_NONE:
+		break;
+	}
+	snprintf(v->message, sizeof v->message, "nothing selected");
+	return VIEW_REPAINT;
+}
+
+static int
+cycle_rank(struct view *v, int dir)
+{
+	size_t n = view_nranks(v);
+
+	if (n <= 1) {
+		snprintf(v->message, sizeof v->message, "only one rank");
+		return VIEW_REPAINT;
+	}
+	v->rank = dir > 0 ? (v->rank + 1) % n : (v->rank + n - 1) % n;
+	v->sel = SEL_NONE;
+	v->sel_index = 0;
+	return VIEW_RECALC;
+}
+
+/* Commands that need an analysis to look at. */
+static int
+needs_analysis(enum view_cmd cmd)
+{
+	switch (cmd) {
+	case CMD_NEXT_STEP: case CMD_PREV_STEP: case CMD_NEXT_OUTLIER:
+	case CMD_NEXT_LAYER: case CMD_PREV_LAYER: case CMD_WORST_LAYER:
+	case CMD_NEXT_GAP: case CMD_PREV_GAP: case CMD_ZOOM_SELECTED:
+	case CMD_NEXT_MATCH: case CMD_PREV_MATCH:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+view_do(struct view *v, enum view_cmd cmd)
+{
+	v->message[0] = '\0';
+	if (v->difftable) {
+		/* the diff table takes the keys that move in it */
+		long page = v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
+
+		switch (cmd) {
+		case CMD_LANE_UP: return view_compare_move(v, -1);
+		case CMD_LANE_DOWN: return view_compare_move(v, 1);
+		case CMD_PAGE_UP: return view_compare_move(v, -page);
+		case CMD_PAGE_DOWN: return view_compare_move(v, page);
+		case CMD_ZOOM_SELECTED: return view_compare_enter(v);
+		default: break;
+		}
+	}
+	if (cmd == CMD_ZOOM_SELECTED && v->matrix && v->xr != NULL) {
+		/* Enter on the matrix: the current rank in full */
+		if (v->nan == 0) {
+			v->open_rank = 1;
+			return VIEW_QUIT;
+		}
+		v->matrix = 0;
+		v->overview = 0;
+		return VIEW_RECALC;
+	}
+	if (v->nan == 0 && needs_analysis(cmd)) {
+		snprintf(v->message, sizeof v->message, "no trace");
+		return VIEW_REPAINT;
+	}
+	/* Without a device there are no steps, layers or gaps to go to. */
+	if (needs_analysis(cmd) && cmd != CMD_NEXT_MATCH &&
+	    cmd != CMD_PREV_MATCH && cmd != CMD_ZOOM_SELECTED &&
+	    view_current(v)->device < 0) {
+		snprintf(v->message, sizeof v->message,
+		    "no GPU activity in this trace");
+		return VIEW_REPAINT;
+	}
+	switch (cmd) {
+	case CMD_PAN_LEFT:
+		return pan(v, -1);
+	case CMD_PAN_RIGHT:
+		return pan(v, 1);
+	case CMD_LANE_UP:
+		if (v->lane_scroll == 0)
+			return VIEW_NONE;
+		v->lane_scroll--;
+		return VIEW_REPAINT;
+	case CMD_LANE_DOWN:
+		v->lane_scroll++;
+		return VIEW_REPAINT;
+	case CMD_PAGE_UP:
+		if (v->lane_scroll == 0)
+			return VIEW_NONE;
+		v->lane_scroll -= v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
+		if (v->lane_scroll < 0)
+			v->lane_scroll = 0;
+		return VIEW_REPAINT;
+	case CMD_PAGE_DOWN:
+		v->lane_scroll += v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
+		return VIEW_REPAINT;
+	case CMD_ZOOM_IN:
+		return zoom(v, 1);
+	case CMD_ZOOM_OUT:
+		return zoom(v, 0);
+	case CMD_ZOOM_SELECTED:
+		return zoom_selected(v);
+	case CMD_FIT:
+		return fit(v);
+	case CMD_UNZOOM:
+		return unzoom(v);
+	case CMD_NEXT_STEP:
+		return nav_step(v, 1);
+	case CMD_PREV_STEP:
+		return nav_step(v, -1);
+	case CMD_NEXT_LAYER:
+		return nav_layer(v, 1);
+	case CMD_PREV_LAYER:
+		return nav_layer(v, -1);
+	case CMD_NEXT_OUTLIER:
+		return next_outlier(v);
+	case CMD_NEXT_GAP:
+		return nav_gap(v, 1);
+	case CMD_PREV_GAP:
+		return nav_gap(v, -1);
+	case CMD_WORST_LAYER:
+		return worst_layer(v);
+	case CMD_SEARCH:
+		return VIEW_REPAINT;
+	case CMD_NEXT_MATCH:
+		return jump_match(v, 1, 0);
+	case CMD_PREV_MATCH:
+		return jump_match(v, -1, 0);
+	case CMD_NEXT_RANK:
+		return cycle_rank(v, 1);
+	case CMD_PREV_RANK:
+		return cycle_rank(v, -1);
+	case CMD_WORST_SKEW: {
+		const struct crossrank_coll *xc;
+		int ch;
+
+		if (v->xr == NULL || v->xr->ntop == 0) {
+			snprintf(v->message, sizeof v->message, v->xr == NULL ?
+			    "one rank: no arrival skew to show" :
+			    "no collective arrived with a skew");
+			return VIEW_REPAINT;
+		}
+		if (v->xr_next >= (int)v->xr->ntop)
+			v->xr_next = 0;
+		xc = &v->xr->colls[v->xr->top[v->xr_next]];
+		/* the whole collective on every rank, from first arrival to last end */
+		ch = zoom_to(v, xc->first_start_ns, xc->last_end_ns > xc->first_start_ns ?
+		    xc->last_end_ns : xc->first_start_ns + 1);
+		v->cursor = col_on_screen(v, xc->last_start_ns);
+		snprintf(v->message, sizeof v->message,
+		    "worst skew #%d of %zu: %.3f ms, rank %lld arrived last",
+		    v->xr_next + 1, v->xr->ntop, (double)xc->skew_ns / 1e6,
+		    xc->last >= 0 ? (long long)v->xr->parts[xc->last].rank : -1LL);
+		v->xr_next++;
+		return ch | VIEW_REPAINT;
+	}
+	case CMD_TOGGLE_CPU:
+		v->show_cpu = !v->show_cpu;
+		return VIEW_REPAINT;
+	case CMD_TOGGLE_OVERVIEW:
+		v->overview = !v->overview;
+		v->lane_scroll = 0;
+		return VIEW_REPAINT;
+	case CMD_NEXT_FINDING:
+		return view_diag_next_finding(v);
+	case CMD_TOGGLE_MEMORY:
+		return view_diag_toggle_memory(v);
+	case CMD_MARK_BASELINE:
+		return view_compare_mark(v);
+	case CMD_TOGGLE_DIFF:
+		return view_compare_toggle(v);
+	case CMD_TOGGLE_MATRIX:
+		if (v->xr == NULL) {
+			snprintf(v->message, sizeof v->message,
+			    "one rank: no rank x step matrix");
+			return VIEW_REPAINT;
+		}
+		if (v->nan == 0) {
+			snprintf(v->message, sizeof v->message,
+			    "reports only: Enter opens the current rank's trace");
+			return VIEW_REPAINT;
+		}
+		v->matrix = !v->matrix;
+		v->difftable = 0;
+		v->lane_scroll = 0;
+		return VIEW_REPAINT;
+	case CMD_PANEL:
+		v->panel = (enum view_panel)((v->panel + 1) % PANEL_COUNT);
+		return VIEW_REPAINT;
+	case CMD_HELP:
+		v->help = !v->help;
+		return VIEW_REPAINT;
+	case CMD_QUIT:
+		return VIEW_QUIT;
+	case CMD_COUNT:
+		break;
+	}
+	return VIEW_NONE;
+}

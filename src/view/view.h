@@ -1,0 +1,241 @@
+/*
+ * view — the viewer's state and every command that changes it, with no
+ * terminal: the visible window, the zoom stack, the cursor, the current rank,
+ * the selection (step, layer, event or gap), the search, toggles.
+ *
+ * The analyses (one per rank and device, see analysis.h) are not owned; the
+ * view reads them.  The visible window [start_ns, end_ns) maps onto `cols`
+ * screen columns of the time area: column c covers
+ * [start + c * span / cols, start + (c + 1) * span / cols) (integer
+ * arithmetic on the int64 span, exact, no drift), so every nanosecond of the
+ * window belongs to exactly one column.  The window is kept inside the
+ * bounds [t0_ns, t1_ns) (all loaded events) and is never narrower than
+ * `cols` nanoseconds.
+ *
+ * Commands return what changed (VIEW_RECALC: the window moved, so column
+ * buckets and the panel's metrics must be recomputed; VIEW_REPAINT: only
+ * the drawing changed), and the loop in tui.c does the rest (STYLE habit 6).
+ */
+#ifndef GANTTY_VIEW_H
+#define GANTTY_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "analysis/metrics.h"
+#include "analysis/mfu.h"
+
+#define VIEW_ZOOM_DEPTH 64
+#define VIEW_OVERVIEW_RANKS 8
+#define VIEW_PAGE_DEFAULT 10
+
+/*
+ * Commands: X(name, what it does), in the order of the help.  The key
+ * table (keymap.c) binds keys to them.
+ */
+#define VIEW_COMMANDS(X) \
+	X(PAN_LEFT, "pan left") \
+	X(PAN_RIGHT, "pan right") \
+	X(LANE_UP, "scroll the lanes up") \
+	X(LANE_DOWN, "scroll the lanes down") \
+	X(PAGE_UP, "scroll a page up (lanes, matrix, diff table)") \
+	X(PAGE_DOWN, "scroll a page down") \
+	X(ZOOM_IN, "zoom in around the cursor") \
+	X(ZOOM_OUT, "zoom out around the cursor") \
+	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
+	X(FIT, "fit everything") \
+	X(UNZOOM, "undo the last zoom") \
+	X(NEXT_STEP, "next training step") \
+	X(PREV_STEP, "previous training step") \
+	X(NEXT_LAYER, "next layer (forward, then backward)") \
+	X(PREV_LAYER, "previous layer") \
+	X(NEXT_OUTLIER, "next outlier step") \
+	X(NEXT_GAP, "next gap (bubble)") \
+	X(PREV_GAP, "previous gap") \
+	X(WORST_LAYER, "the worst exposed-comm layer in view") \
+	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
+	X(NEXT_FINDING, "next finding: select it and go to its evidence (Enter: next range)") \
+	X(SEARCH, "search event names") \
+	X(NEXT_MATCH, "next match") \
+	X(PREV_MATCH, "previous match") \
+	X(NEXT_RANK, "next rank") \
+	X(PREV_RANK, "previous rank") \
+	X(TOGGLE_CPU, "show or hide the CPU lanes") \
+	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
+	X(TOGGLE_MATRIX, "rank x step matrix: every rank's step times, outliers marked") \
+	X(TOGGLE_MEMORY, "show or hide the memory lanes") \
+	X(MARK_BASELINE, "mark the step in view as the baseline A (again: unmark it)") \
+	X(TOGGLE_DIFF, "diff table B - A: steps, layers, kernels (Enter: go to the row)") \
+	X(PANEL, "switch the panel: window, kernels, selection") \
+	X(HELP, "show or hide this help") \
+	X(QUIT, "quit")
+
+enum view_cmd {
+#define X(name, what) CMD_##name,
+	VIEW_COMMANDS(X)
+#undef X
+	CMD_COUNT
+};
+
+enum view_change {
+	VIEW_NONE = 0,
+	VIEW_REPAINT = 1,
+	VIEW_RECALC = 2 | 1,
+	VIEW_QUIT = 4,
+};
+
+enum view_sel {
+	SEL_NONE = 0,
+	SEL_STEP,               /* sel_index: index into an[rank].steps */
+	SEL_LAYER,              /* sel_index: index into an[rank].layers */
+	SEL_EVENT,              /* sel_index: event index in an[rank].t */
+	SEL_GAP,                /* sel_gap */
+	SEL_FINDING,            /* sel_index: index into the rank's findings (view_diag.h) */
+};
+
+enum view_panel {
+	PANEL_WINDOW = 0,       /* the window's metrics */
+	PANEL_KERNELS,          /* the top kernels in view */
+	PANEL_SELECTION,        /* everything about the selection */
+	PANEL_COUNT
+};
+
+struct view_span {
+	int64_t start_ns, end_ns;
+};
+
+struct view_priv;               /* view.c's caches: see view_free() */
+struct view_diag;               /* findings and memory: see view_diag.h */
+struct view_compare;                /* the diff table: see view_compare.h */
+
+struct view {
+	const struct analysis *an;      /* nan analyses, by rank then device */
+	size_t nan;
+	int64_t t0_ns, t1_ns;           /* bounds */
+	int64_t start_ns, end_ns;       /* the visible window */
+	struct view_span zooms[VIEW_ZOOM_DEPTH]; /* windows to go back to (z) */
+	int nzoom;
+	int cols;                       /* columns of the time area, >= 1 */
+	int cursor;                     /* cursor column, 0 .. cols-1 */
+	size_t rank;                    /* the current analysis (r / R) */
+	int lane_scroll;                /* first lane row shown */
+	int show_cpu;
+	int overview;                   /* one bubble lane per rank (v); on at start
+	                                   with more than VIEW_OVERVIEW_RANKS */
+	enum view_panel panel;
+	int help;
+	enum view_sel sel;
+	long sel_index;                 /* SEL_GAP: index into an[rank].dev.gaps */
+	struct gap sel_gap;
+	char query[128];                /* the last search, "" if none */
+	char message[160];              /* feedback on the last command for the
+	                                   hint line, "" if none (each command
+	                                   clears it first) */
+	/* recomputed on VIEW_RECALC by view_recalc(): the current rank's window */
+	struct window_metrics m;
+	struct mfu_result mfu;
+	struct kernel_total top[METRICS_TOP_K];
+	size_t ntop;
+	size_t kernels_in_view;
+	struct crossrank *xr;           /* owned; with several analyses (or
+	                                   from reports), else NULL */
+	struct matrix *mx;              /* owned: the rank x step matrix of xr */
+	int matrix;                     /* the matrix replaces the lanes (m);
+	                                   always on without analyses */
+	int open_rank;                  /* set when Enter in the matrix of a view
+	                                   without analyses asks to open the
+	                                   current participant's trace (then the
+	                                   command returns VIEW_QUIT) */
+	long xr_worst;                  /* the matched collective with the largest
+	                                   arrival skew starting in the window, or -1 */
+	int xr_next;                    /* S: the next of xr->top to visit */
+	struct view_priv *priv;         /* owned: per-analysis MFU and activity
+	                                   caches, the search's name set */
+	int show_memory;                /* M: the memory lanes */
+	int compare;                    /* --compare: an[0] is A, an[1] is B, on
+	                                   one time axis; the panel shows B - A */
+	struct view_diag *diag;         /* owned, NULL until first used */
+	int page;                       /* rows of a page (PgUp / PgDn): the lane
+	                                   area's height, set by the loop; <= 0
+	                                   means VIEW_PAGE_DEFAULT */
+	int difftable;                  /* D: the diff table replaces the lanes */
+	long base_step;                 /* b: the baseline step A, an index into
+	                                   an[base_rank].steps; -1 if none */
+	size_t base_rank;
+	struct view_compare *cmp;           /* owned, NULL until first used */
+};
+
+/*
+ * Initialises v over an[0..nan) with bounds [t0_ns, t1_ns), cols columns,
+ * the window fitted to all GPU activity (else the bounds), and computes it.
+ * v is overwritten (not freed); free it with view_free().  MFU uses default
+ * options (op FLOPs, the peak from the device name) until view_set_opts().
+ * When the bounds are narrower than cols ns, they are widened to
+ * [t0_ns, t0_ns + cols).
+ */
+void view_init(struct view *v, const struct analysis *an, size_t nan,
+    int64_t t0_ns, int64_t t1_ns, int cols);
+/*
+ * Takes the MFU options (opts->mfu, opts->ranks_loaded; copied) that the
+ * analyses were built with, so that the panel's MFU for the window matches
+ * the report's, and recomputes.
+ */
+void view_set_opts(struct view *v, const struct analysis_opts *opts);
+/*
+ * Gives v (initialised without analyses) the cross-rank analysis x of
+ * participants read back from reports (report_set.h): v owns x from now on,
+ * shows its matrix, and r / R move over its participants.
+ */
+void view_set_crossrank(struct view *v, struct crossrank *x);
+/* Returns how many ranks r / R move over: analyses, else participants. */
+size_t view_nranks(const struct view *v);
+/* Frees what the view owns (not the analyses); v may be zeroed. */
+void view_free(struct view *v);
+/* Sets the number of time columns (a resize) and recomputes. */
+void view_resize(struct view *v, int cols);
+/* Returns the first nanosecond of column col (col may be cols: the end). */
+int64_t view_col_ns(const struct view *v, int col);
+/* Returns the column holding ts_ns, clamped to [-1, cols] outside the window. */
+int view_ns_col(const struct view *v, int64_t ts_ns);
+/*
+ * Sets the window to [start_ns, end_ns) after clamping (see above); with
+ * push, the old window goes on the zoom stack.  Returns VIEW_RECALC if the
+ * window changed, else VIEW_NONE.
+ */
+int view_set_window(struct view *v, int64_t start_ns, int64_t end_ns, int push);
+/*
+ * Runs a command; returns the enum view_change flags.  Where there is
+ * nothing to go to ("no next step", "no gaps >= 10 us", ...), the window
+ * and selection stay and message says why.  Navigation (steps, layers,
+ * outliers) starts from the selection of its kind, else from the window's
+ * centre; gaps and matches from the selected gap or event, else from the
+ * cursor's time.  Outliers and matches wrap around.  WORST_LAYER picks,
+ * among the layers whose GPU extent overlaps the window, the one with the
+ * largest own_exposed_comm_ns (ties: the earlier); when none has any, it
+ * only says so.  Costs: O(log n) per command, O(s) for steps/layers, O(n)
+ * per search jump (one scan of the string table per new query).
+ */
+int view_do(struct view *v, enum view_cmd cmd);
+/*
+ * Searches event names of the current rank for text (case-insensitive
+ * substring), selects the first match at or after the cursor and centres it.
+ * Returns the change; sets message when nothing matches.  An empty text
+ * repeats the last query.  Counter samples are not searched; a match on a
+ * CPU lane turns the CPU lanes on.
+ */
+int view_search(struct view *v, const char *text);
+/* Moves the cursor to column col (clamped).  Returns VIEW_REPAINT. */
+int view_set_cursor(struct view *v, int col);
+/* Selects event ev of the current rank's trace.  Returns VIEW_REPAINT. */
+int view_select_event(struct view *v, uint32_t ev);
+/* Recomputes the current rank's numbers for the window (m, mfu, top). */
+void view_recalc(struct view *v);
+/* Returns the current analysis. */
+static inline const struct analysis *
+view_current(const struct view *v)
+{
+	return &v->an[v->rank];
+}
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * view_compare — the viewer's comparison mode (issue 8, before and after): the
+ * baseline step (b), the diff table (D) and what the aligned baseline lanes
+ * need.
+ *
+ * The step in view of the current rank is the selected step (after ] [ or
+ * o), else the step whose GPU extent holds the window's centre, else the
+ * one whose CPU span holds it.  b marks it as the baseline A
+ * (v->base_rank, v->base_step); b on the baseline unmarks it.
+ *
+ * The diff table (compare_table.h) compares, B - A:
+ *  - with --compare (v->compare): trace A (an[0]) with trace B (the first
+ *    analysis of another trace), both over the window on screen (they share
+ *    one time axis, aligned at their first step's start);
+ *  - else the baseline step A with the step in view B, each over its GPU
+ *    extent (as --diff-steps measures them); without a baseline, the
+ *    current rank's first step with a GPU extent is A, and the table says
+ *    so and how to mark one.
+ * It is rebuilt whenever the window changes while it is shown
+ * (view_compare_refresh() from view_recalc()), so ] [ move B.  Up / Down and
+ * PgUp / PgDn move its cursor row; Enter on a step or layer row shows the
+ * lanes zoomed to it (on B's rank; with --compare the window covers A's
+ * and B's); D shows the lanes again.
+ *
+ * The baseline lanes: with a baseline and a step in view (another step, or
+ * another rank's), the baseline device's GPU streams are drawn again under
+ * the current device's lanes, shifted by offset_ns = B's GPU start - A's
+ * GPU start so that the two steps start together, and clipped to A's GPU
+ * extent.  Nothing is copied: the lanes are drawn with shifted columns.
+ *
+ * A view owns its view_compare (v->cmp, NULL until first used), freed by
+ * view_free() through view_compare_free().  The analyses are only read.
+ */
+#ifndef GANTTY_VIEW_COMPARE_H
+#define GANTTY_VIEW_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct compare_table;
+struct view;
+
+struct view_baseline {
+	size_t rank;            /* the analysis holding A's step */
+	long step_a;            /* index into an[rank].steps */
+	long step_b;            /* the step in view, in the current rank; -1 */
+	int64_t number_a, number_b;     /* their ProfilerStep numbers (-1) */
+	int64_t a0_ns, a1_ns;   /* A's GPU extent */
+	int64_t offset_ns;      /* add to A's times to line up with B (0 without B) */
+	int aligned;            /* B exists, differs from A and both have GPU
+	                           extents: the baseline lanes are drawn */
+};
+
+/*
+ * Returns the step in view of the current rank (see the top) as an index
+ * into its steps, or -1 (no steps, no GPU activity, none under the centre).
+ */
+long view_compare_step_in_view(const struct view *v);
+/*
+ * Fills *b and returns 1 when a baseline is marked (not with --compare);
+ * else returns 0.
+ */
+int view_compare_baseline(const struct view *v, struct view_baseline *b);
+/* b: marks (or unmarks) the step in view as the baseline; says so. */
+int view_compare_mark(struct view *v);
+/* D: shows (building it) or hides the diff table. */
+int view_compare_toggle(struct view *v);
+/* Moves the table's cursor by rows (clamped).  Returns VIEW_REPAINT. */
+int view_compare_move(struct view *v, long rows);
+/* Enter in the table: the lanes at the cursor's step or layer (see top). */
+int view_compare_enter(struct view *v);
+/* Rebuilds the table for the current window and steps if it is shown. */
+void view_compare_refresh(struct view *v);
+/*
+ * Returns the table (NULL when it has not been built) and sets *row to its
+ * cursor row and *top to the first row the view last scrolled to.
+ */
+const struct compare_table *view_compare_table(const struct view *v, size_t *row,
+    size_t *top);
+/*
+ * Returns one line that says what the table compares ("A = ..., B = ...")
+ * and any note (no baseline marked, no step in view); "" before the first
+ * build.
+ */
+const char *view_compare_what(const struct view *v);
+/* Frees v->cmp; v->cmp may be NULL. */
+void view_compare_free(struct view *v);
+
+#endif
