@@ -494,3 +494,47 @@ Test(layers, generator_exposed_allgather)
 	unlink(mpath);
 	rmdir(dir);
 }
+
+/*
+ * layers_cmp_worst() against a brute-force oracle: over random layers with
+ * many ties, the worst of each set found by a scan (most own exposed comm,
+ * then earliest start, GPU start where it has one, then lowest index) is
+ * what qsort with layers_qsort_worst() puts first, and the order is total.
+ */
+Test(layers, worst_ranking_is_one_total_order)
+{
+	enum { N = 40 };
+	struct layer ly[N];
+	const struct layer *p[N];
+
+	srand(7);
+	for (int round = 0; round < 200; round++) {
+		memset(ly, 0, sizeof ly);
+		for (int i = 0; i < N; i++) {
+			ly[i].own_exposed_comm_ns = rand() % 4;
+			ly[i].has_gpu = rand() % 3 != 0;
+			ly[i].cpu_start_ns = rand() % 5;
+			ly[i].gpu_start_ns = ly[i].has_gpu ? rand() % 5 : 0;
+			p[i] = &ly[i];
+		}
+		int best = 0;
+		for (int i = 1; i < N; i++) {
+			int64_t si = ly[i].has_gpu ? ly[i].gpu_start_ns : ly[i].cpu_start_ns;
+			int64_t sb = ly[best].has_gpu ? ly[best].gpu_start_ns : ly[best].cpu_start_ns;
+			if (ly[i].own_exposed_comm_ns > ly[best].own_exposed_comm_ns ||
+			    (ly[i].own_exposed_comm_ns == ly[best].own_exposed_comm_ns && si < sb))
+				best = i;
+		}
+		qsort(p, N, sizeof *p, layers_qsort_worst);
+		cr_assert_eq(p[0], &ly[best], "round %d: qsort's first is layer %d, the scan's %d",
+		    round, (int)(p[0] - ly), best);
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++) {
+				int a = layers_cmp_worst(&ly[i], &ly[j]);
+				int b = layers_cmp_worst(&ly[j], &ly[i]);
+				cr_assert((a < 0) == (b > 0) && (a == 0) == (i == j));
+			}
+		for (int i = 1; i < N; i++)
+			cr_assert_lt(layers_cmp_worst(p[i - 1], p[i]), 0);
+	}
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/layers.h"
 #include "analysis/crossrank.h"
 #include "analysis/memory.h"
 #include "model/trace.h"
@@ -436,17 +437,6 @@ coll_kind(const struct trace *t, uint8_t *memo, const struct event *e)
 	return k;
 }
 
-static int
-by_own_exposed(const void *pa, const void *pb)
-{
-	const struct layer *a = *(const struct layer *const *)pa;
-	const struct layer *b = *(const struct layer *const *)pb;
-
-	if (a->own_exposed_comm_ns != b->own_exposed_comm_ns)
-		return a->own_exposed_comm_ns > b->own_exposed_comm_ns ? -1 : 1;
-	return (a->gpu_start_ns > b->gpu_start_ns) - (a->gpu_start_ns < b->gpu_start_ns);
-}
-
 static const char remedy_ag[] =
     "All-gathers are exposed: prefetch the next unit's parameters (FSDP2 "
     "set_modules_to_forward_prefetch / set_modules_to_backward_prefetch; FSDP1 "
@@ -548,7 +538,7 @@ rule_exposed(struct list *l, const struct ctx *c)
 		    ly->gpu_end_ns > c->w0 && ly->gpu_start_ns < c->w1)
 			worst[nworst++] = ly;
 	}
-	qsort(worst, nworst, sizeof *worst, by_own_exposed);
+	qsort(worst, nworst, sizeof *worst, layers_qsort_worst);
 	/* at most EXPOSED_PER_LAYER occurrences of one (name, phase) */
 	{
 		size_t kept = 0;

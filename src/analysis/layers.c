@@ -1141,3 +1141,26 @@ layers_find(const struct metrics *d, const struct step *steps,
 	*out = c.l;
 	return c.n;
 }
+
+static int64_t
+layer_start(const struct layer *l)
+{
+	return l->has_gpu ? l->gpu_start_ns : l->cpu_start_ns;
+}
+
+int
+layers_cmp_worst(const struct layer *a, const struct layer *b)
+{
+	if (a->own_exposed_comm_ns != b->own_exposed_comm_ns)
+		return a->own_exposed_comm_ns > b->own_exposed_comm_ns ? -1 : 1;
+	if (layer_start(a) != layer_start(b))
+		return layer_start(a) < layer_start(b) ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+int
+layers_qsort_worst(const void *pa, const void *pb)
+{
+	return layers_cmp_worst(*(const struct layer *const *)pa,
+	    *(const struct layer *const *)pb);
+}

@@ -81,6 +81,19 @@ struct layer {
 size_t layers_find(const struct metrics *d, const struct step *steps,
     size_t nsteps, const regex_t *pattern, struct layer **out);
 
+/*
+ * The one ranking of layers by exposed communication, for the findings, the
+ * report and the viewer's x: a is worse than b (negative), better
+ * (positive) or the same layer (0).  Worse means more exposed
+ * communication of its own; on a tie, the earlier start (the GPU start
+ * where it has one, else the CPU start), then the earlier in the array (a
+ * and b point into one array of layers).  A total order, so every caller
+ * names the same worst layer.
+ */
+int layers_cmp_worst(const struct layer *a, const struct layer *b);
+/* layers_cmp_worst() for qsort() over an array of const struct layer *. */
+int layers_qsort_worst(const void *pa, const void *pb);
+
 static inline const char *
 layers_phase_name(enum layer_phase p)
 {

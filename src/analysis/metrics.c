@@ -200,25 +200,8 @@ gather_acts(struct metrics *d)
 	launches_read(d);
 }
 
-/* The first index into d->acts whose activity starts at or after ts_ns. */
-static size_t
-acts_lower_bound(const struct metrics *d, int64_t ts_ns)
-{
-	size_t lo = 0, hi = d->nacts;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->t->events[d->acts[mid]].ts_ns < ts_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
- * acts_lower_bound() knowing that every activity before from starts
+ * metrics_first_at() knowing that every activity before from starts
  * before ts_ns: galloping from there, O(log d) for an answer d places on
  * (the holes come in order, each search goes on from the last).
  */
@@ -233,15 +216,7 @@ acts_lower_bound_from(const struct metrics *d, int64_t ts_ns, size_t from)
 		hi = d->nacts - hi > step ? hi + step : d->nacts;
 		step *= 2;
 	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ev[d->acts[mid]].ts_ns < ts_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return trace_lower_bound(d->t, d->acts, lo, hi, ts_ns);
 }
 
 /*
@@ -765,22 +740,6 @@ metrics_kernel_index_free(struct kernel_index *ki)
 	memset(ki, 0, sizeof *ki);
 }
 
-/* The first position in order[lo .. hi) whose activity starts at or after ts. */
-static size_t
-key_lower_bound(const struct trace *t, const uint32_t *order, size_t lo,
-    size_t hi, int64_t ts)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->events[order[mid]].ts_ns < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 size_t
 metrics_top_kernels_indexed(const struct metrics *d,
     const struct kernel_index *ki, int64_t a_ns, int64_t b_ns,
@@ -791,7 +750,7 @@ metrics_top_kernels_indexed(const struct metrics *d,
 	if (k == 0 || b_ns <= a_ns || d->nacts == 0)
 		return 0;
 	/* few activities per key in the window: the scan is cheaper */
-	starting = acts_lower_bound(d, b_ns) - acts_lower_bound(d, a_ns);
+	starting = metrics_first_at(d, b_ns) - metrics_first_at(d, a_ns);
 	if (!ki->usable || starting < 8 * ki->nkeys)
 		return metrics_top_kernels(d, a_ns, b_ns, out, k);
 	return metrics_top_kernels_by_index(d, ki, a_ns, b_ns, out, k);
@@ -811,8 +770,8 @@ metrics_top_kernels_by_index(const struct metrics *d,
 	tot = xmalloc(ki->nkeys * sizeof *tot);
 	for (size_t key = 0; key < ki->nkeys; key++) {
 		size_t f = ki->first[key], l = ki->first[key + 1];
-		size_t lo = key_lower_bound(t, ki->order, f, l, a_ns);
-		size_t hi = key_lower_bound(t, ki->order, lo, l, b_ns);
+		size_t lo = trace_lower_bound(t, ki->order, f, l, a_ns);
+		size_t hi = trace_lower_bound(t, ki->order, lo, l, b_ns);
 		uint64_t reach = (uint64_t)ki->maxdur[key];
 		uint64_t count = hi - lo;
 		int64_t total = ki->prefix[hi] - ki->prefix[lo];

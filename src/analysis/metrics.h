@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "base/ivset.h"
+#include "model/trace.h"
 
 struct trace;
 
@@ -156,6 +157,17 @@ metrics_track_pos(const struct metrics *d, uint32_t track)
 	}
 	return lo;
 }
+
+/*
+ * The first index into d->acts whose activity starts at or after ts_ns
+ * (d->nacts if none).  O(log n).
+ */
+static inline size_t
+metrics_first_at(const struct metrics *d, int64_t ts_ns)
+{
+	return trace_lower_bound(d->t, d->acts, 0, d->nacts, ts_ns);
+}
+
 /*
  * Computes the window's sums only: busy, idle, compute, comm, memory,
  * exposed and overlap (the rest of m zeroed, as for metrics_window()):

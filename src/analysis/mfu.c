@@ -327,23 +327,6 @@ kernel_ext(const struct trace *t, const struct event *e)
 	return ID_NONE;
 }
 
-/* Returns the index of the first of d's activities starting at or after ts. */
-static size_t
-acts_lower_bound(const struct metrics *d, int64_t ts)
-{
-	size_t lo = 0, hi = d->nacts;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->t->events[d->acts[mid]].ts_ns < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * Each op's FLOPs are spread over its kernels on the device in proportion to
  * their durations (equally when they all last 0).  Only kernels take FLOPs,
@@ -426,10 +409,10 @@ op_flops_in(const struct metrics *d, const struct mfu_flops *f, int64_t a,
     int64_t b)
 {
 	const struct trace *t = d->t;
-	size_t lo = acts_lower_bound(d, a), hi = acts_lower_bound(d, b), i;
+	size_t lo = metrics_first_at(d, a), hi = metrics_first_at(d, b), i;
 	double sum = f->prefix[hi] - f->prefix[lo];
 
-	i = acts_lower_bound(d, sat_sub(b, f->max_dur_ns));
+	i = metrics_first_at(d, sat_sub(b, f->max_dur_ns));
 	for (i = i > lo ? i : lo; i < hi; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 
@@ -437,7 +420,7 @@ op_flops_in(const struct metrics *d, const struct mfu_flops *f, int64_t a,
 			sum -= f->share[i] *
 			    (span_d(b, event_end(e)) / (double)e->dur_ns);
 	}
-	for (i = acts_lower_bound(d, sat_sub(a, f->max_dur_ns)); i < lo; i++) {
+	for (i = metrics_first_at(d, sat_sub(a, f->max_dur_ns)); i < lo; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 
 		if (f->share[i] > 0 && event_end(e) > a)

@@ -7,7 +7,7 @@
 
 #include "base/runsort.h"
 #include "base/strtab.h"
-#include "model/trace.h"
+#include "model/event.h"
 #include "base/xalloc.h"
 
 void

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "model/trace.h"
+#include "model/event.h"
 #include "base/xalloc.h"
 
 /*

@@ -148,17 +148,9 @@ static uint32_t
 bind_next(const struct trace *t, uint32_t track, int64_t ts)
 {
 	const struct track *tr = &t->tracks[track];
-	size_t lo = 0, hi = tr->count;
+	uint32_t i = trace_track_lower_bound(t, tr, ts);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->events[tr->first + mid].ts_ns < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < tr->count ? tr->first + (uint32_t)lo : EV_NONE;
+	return i < tr->first + tr->count ? i : EV_NONE;
 }
 
 static int

@@ -8,8 +8,6 @@
 #include <strings.h>
 #include <sys/mman.h>
 
-#include "model/link.h"
-#include "model/track.h"
 #include "base/xalloc.h"
 
 /* (pid, tid) -> track: open addressing over track indices. */
@@ -133,8 +131,10 @@ trace_free(struct trace *t)
 		return;
 	forget_mapped(t);
 	mapped_tracks = in_map(t, t->tracks);
-	for (size_t i = 0; i < t->ntracks; i++)
-		track_free(&t->tracks[i]);
+	for (size_t i = 0; i < t->ntracks; i++) {
+		itree_free(&t->tracks[i].index);
+		ivset_free(&t->tracks[i].busy);
+	}
 	free_private(t);
 	free(t->path);
 	free(t->stop_reason);
@@ -918,75 +918,8 @@ find_devices(struct trace *t)
 		t->warn.devices_skipped = k - TRACE_MAX_DEVICES;
 }
 
-/* Appends event i to list k. */
-static void
-list_add(struct trace *t, enum trace_list k, size_t *cap, size_t i)
-{
-	xgrow(&t->lists[k], cap, t->nlist[k] + 1, sizeof *t->lists[k]);
-	t->lists[k][t->nlist[k]++] = (uint32_t)i;
-}
-
-static int
-is_alloc_name(const char *name, const void *arg)
-{
-	(void)arg;
-	return strcmp(name, "cudaMalloc") == 0 ||
-	    strcmp(name, "cudaMallocAsync") == 0 ||
-	    strcmp(name, "cudaFree") == 0 || strcmp(name, "cudaFreeAsync") == 0;
-}
-
-/*
- * The counts and lists of the trace (after link_build(), as links count,
- * and byname_build(), which finds the named events).
- */
-static void
-count_events(struct trace *t)
-{
-	size_t cap = 0, n;
-	uint32_t *sel;
-	const uint32_t *ev;
-
-	t->cat_slices = xcalloc(t->ncats ? t->ncats : 1, sizeof *t->cat_slices);
-	t->nactivities = t->nlinked = 0;
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct event *e = &t->events[i];
-		const struct event_args *a;
-
-		if (e->ph == 'X' && !(e->flags & EVF_FROM_BE))
-			t->cat_slices[e->cat]++;
-		if (e->flags & EVF_ACTIVITY) {
-			t->nactivities++;
-			t->nlinked += e->link != EV_NONE;
-		}
-		if ((a = trace_args(t, e)) != NULL && a->external_id != ID_NONE &&
-		    trace_args_flops(t, a) > 0 &&
-		    t->tracks[e->track].kind == TRACK_CPU)
-			list_add(t, LIST_FLOP_OPS, &cap, i);
-	}
-	ev = byname_events(&t->byname, strtab_find(&t->strs, "[memory]", 8), &n);
-	cap = 0;
-	for (size_t j = 0; j < n; j++)
-		if ((t->events[ev[j]].flags & EVF_INSTANT) &&
-		    t->events[ev[j]].args != EV_NONE)
-			list_add(t, LIST_MEMORY, &cap, ev[j]);
-	n = byname_select(&t->byname, &t->strs, is_alloc_name, NULL, &sel);
-	cap = 0;
-	for (size_t j = 0; j < n; j++) {
-		struct event *e = &t->events[sel[j]];
-		uint8_t kind = t->cat_kinds[e->cat];
-
-		if (e->ph != 'X' ||
-		    (kind != CAT_CUDA_RUNTIME && kind != CAT_CUDA_DRIVER))
-			continue;
-		if (strstr(trace_str(t, e->name), "Free") != NULL)
-			e->flags |= EVF_FREE_CALL;
-		list_add(t, LIST_ALLOC_CALLS, &cap, sel[j]);
-	}
-	free(sel);
-}
-
 void
-trace_finalize(struct trace *t)
+trace_sort(struct trace *t)
 {
 	close_pending(t);
 	if (t->ntracks > 0) {
@@ -1016,15 +949,5 @@ trace_finalize(struct trace *t)
 		if (t->tracks[i].kind == TRACK_GPU && t->tracks[i].device < 0)
 			t->tracks[i].device = (int32_t)t->tracks[i].pid;
 	find_devices(t);
-	track_build_all(t);
-	link_build(t);
-	/* bound: what they said is in event.link now (flows are ~1 in 4 of
-	   a Kineto trace's objects: issue 6's memory) */
-	t->flow_count = t->nflows;
-	free(t->flows);
-	t->flows = NULL;
-	t->nflows = t->flows_cap = 0;
-	byname_build(&t->byname, t->events, t->nevents, t->strs.count);
-	count_events(t);
 	free_private(t);
 }

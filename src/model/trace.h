@@ -23,52 +23,10 @@
 #include <stdint.h>
 
 #include "model/byname.h"
+#include "model/event.h"
 #include "model/itree.h"
 #include "base/ivset.h"
 #include "base/strtab.h"
-
-#define EV_NONE UINT32_MAX      /* "no event" / "no args" / "no comm" */
-/*
- * Every time in the model (ts_ns, and ts_ns + dur_ns) lies within
- * [-TRACE_TIME_MAX, TRACE_TIME_MAX], 2^62 ns (146 years) either side of the
- * epoch: so the difference of any two times, and the total of disjoint
- * intervals, fit int64_t.  The loader counts times beyond it as integers
- * beyond int64.
- */
-#define TRACE_TIME_MAX (((int64_t)1 << 62) - 1)
-/*
- * The most GPU devices analysed in one trace (one rank: a process sees a few
- * GPUs).  Every analysis scans the trace, so a hostile trace with a device
- * per kernel would otherwise cost devices x events; the rest are counted in
- * warn.devices_skipped.
- */
-#define TRACE_MAX_DEVICES 64
-#define ID_NONE INT64_MIN       /* an absent integer argument */
-
-/* The class of a GPU activity (SPEC 2); CLASS_NONE for everything else. */
-enum event_class {
-	CLASS_NONE = 0,
-	CLASS_COMPUTE,
-	CLASS_COMM,
-	CLASS_MEMORY,
-};
-
-/* What a category means to gantty; from the category text, case-insensitive. */
-enum cat_kind {
-	CAT_OTHER = 0,
-	CAT_KERNEL,             /* kernel, Kernel */
-	CAT_GPU_MEMCPY,         /* gpu_memcpy, Memcpy */
-	CAT_GPU_MEMSET,         /* gpu_memset, Memset */
-	CAT_GPU_ANNOTATION,     /* gpu_user_annotation */
-	CAT_CPU_OP,             /* cpu_op, Operator */
-	CAT_CUDA_RUNTIME,       /* cuda_runtime, Runtime */
-	CAT_CUDA_DRIVER,        /* cuda_driver */
-	CAT_USER_ANNOTATION,    /* user_annotation */
-	CAT_PYTHON_FUNCTION,    /* python_function */
-	CAT_CPU_INSTANT,        /* cpu_instant_event, [memory] instants */
-	CAT_FLOW_AC2G,          /* ac2g, async_cpu_to_gpu */
-	CAT_KNOWN_OTHER,        /* a category seen in Kineto traces with no role */
-};
 
 enum track_kind {
 	TRACK_CPU = 0,          /* a CPU thread */
@@ -79,81 +37,6 @@ enum track_kind {
 /* Track flags. */
 enum {
 	TRACK_ONE_DEVICE = 1 << 0,  /* all of its activity (if any) is on device */
-};
-
-/* Event flags. */
-enum {
-	EVF_ACTIVITY   = 1 << 0,  /* a GPU activity (cls != CLASS_NONE) */
-	EVF_ANNOTATION = 1 << 1,  /* a gpu_user_annotation */
-	EVF_INSTANT    = 1 << 2,  /* from an 'i'/'I' event, dur 0 */
-	EVF_COUNTER    = 1 << 3,  /* from a 'C' event, dur 0 */
-	EVF_FROM_BE    = 1 << 4,  /* built from a B/E pair */
-	EVF_UNCLOSED   = 1 << 5,  /* a B never closed: ends at the track's last end */
-	EVF_BAD_NEST   = 1 << 6,  /* overlaps its parent's end (improper nesting) */
-	EVF_SYNC       = 1 << 7,  /* a CUDA synchronisation call */
-	EVF_FREE_CALL  = 1 << 8,  /* of LIST_ALLOC_CALLS: cudaFree or cudaFreeAsync */
-};
-
-/* One timeline event; 40 bytes. */
-struct event {
-	int64_t ts_ns;
-	int64_t dur_ns;         /* >= 0 */
-	uint32_t name;          /* strtab id */
-	uint32_t track;         /* index into trace->tracks */
-	uint32_t args;          /* index into trace->args, or EV_NONE */
-	uint32_t link;          /* GPU activity: its CPU launch; launch: its first GPU activity; else EV_NONE */
-	uint16_t cat;           /* index into trace->cats */
-	uint8_t ph;             /* 'X' (also for B/E pairs), 'i' or 'C' */
-	uint8_t cls;            /* enum event_class */
-	uint16_t depth;         /* CPU: nesting depth; GPU activity: sub-row; annotation: nesting depth */
-	uint16_t flags;         /* EVF_* */
-};
-
-/*
- * The arguments the analysis needs, kept for events that carry any; 32
- * bytes.  Their rare floating-point values (FLOPs, counters, [memory]) live
- * apart in trace->nums: read them with trace_args_flops() and friends.
- */
-struct event_args {
-	int64_t correlation;    /* args.correlation, ID_NONE if absent */
-	int64_t external_id;    /* args["External id"], ID_NONE if absent (always
-	                           for [memory] events) */
-	int32_t device;         /* args.device ([memory]: Device Id unless Device Type 0), -1 if absent */
-	int32_t stream;         /* args.stream, -1 if absent */
-	uint32_t comm;          /* index into trace->comms, or EV_NONE */
-	uint32_t nums;          /* index into trace->nums, or EV_NONE when they
-	                           are ARG_NUMS_NONE */
-};
-
-/* The floating-point arguments of an event. */
-struct arg_nums {
-	double flops;           /* args.flops, < 0 if absent; [memory] events
-	                           (which have no FLOPs): Total Reserved, 0 if absent */
-	double value;           /* counters: the first numeric arg; [memory]: Total Allocated; else 0 */
-};
-/* What an event without stored nums reads: no FLOPs, value 0. */
-#define ARG_NUMS_NONE ((struct arg_nums){ -1.0, 0.0 })
-
-/* NCCL collective fields (record_param_comms and newer NCCL kernels). */
-struct comm_args {
-	uint32_t collective;    /* "Collective name", strtab id */
-	uint32_t pg_name;       /* "Process Group Name" */
-	uint32_t dtype;         /* "dtype" */
-	int32_t group_size;     /* "Group size", -1 if absent */
-	int64_t in_nelems;      /* "In msg nelems", -1 if absent */
-	int64_t out_nelems;     /* "Out msg nelems", -1 if absent */
-	int64_t seq;            /* "Seq" or "seq", -1 if absent */
-};
-
-/* One flow endpoint ('s', 't' or 'f'). */
-struct flow {
-	int64_t id;             /* numeric id, or a hash of a string id */
-	int64_t ts_ns;
-	uint32_t track;
-	uint16_t cat;
-	uint8_t ph;             /* 's', 't' or 'f' */
-	uint8_t enclosing;      /* bp == "e": binds to the enclosing slice */
-	uint32_t event;         /* bound event after trace_finalize(), or EV_NONE */
 };
 
 struct track {
@@ -331,26 +214,69 @@ void trace_metadata(struct trace *t, const char *kind, int64_t pid,
     const char *str_value, int64_t int_value);
 
 /*
- * Sorts and derives everything (see the top of this file).  Cannot fail.
- * O(n log n) in the number of events.
+ * Sorts and derives everything (see the top of this file): trace_sort(),
+ * then the tracks' indexes, the links, the name index and the lists.
+ * Defined in finalize.c, above track.c and link.c, which it runs.  Cannot
+ * fail.  O(n log n) in the number of events.
  */
 void trace_finalize(struct trace *t);
+/*
+ * The first half of trace_finalize(): closes unclosed B events, applies
+ * the metadata, sorts the tracks and the events, names the tracks, finds
+ * each track's events, the trace's extent and devices, and frees the
+ * loader's private state.  Only trace_finalize() calls it.
+ */
+void trace_sort(struct trace *t);
 
 /* Classifies a category text; case-insensitive. */
 enum cat_kind trace_cat_kind(const char *cat);
 /* Classifies a GPU activity by category kind and name (SPEC 2). */
 enum event_class trace_classify(enum cat_kind kind, const char *name);
 
+/*
+ * The lower-bound searches by start time, one for every caller:
+ * trace_lower_bound() returns the first position in idx[lo .. hi) whose
+ * event starts at or after ts_ns (hi if none), for idx ascending by start;
+ * trace_track_lower_bound() the first event of track tr starting at or
+ * after ts_ns, an index into t->events (tr->first + tr->count if none).
+ * O(log n); they read only ts_ns.
+ */
+static inline size_t
+trace_lower_bound(const struct trace *t, const uint32_t *idx, size_t lo,
+    size_t hi, int64_t ts_ns)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->events[idx[mid]].ts_ns < ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+static inline uint32_t
+trace_track_lower_bound(const struct trace *t, const struct track *tr,
+    int64_t ts_ns)
+{
+	uint32_t lo = 0, hi = tr->count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->events[tr->first + mid].ts_ns < ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return tr->first + lo;
+}
+
 /* Accessors. */
 static inline const char *
 trace_str(const struct trace *t, uint32_t id)
 {
 	return strtab_get(&t->strs, id);
-}
-static inline int64_t
-event_end(const struct event *e)
-{
-	return e->ts_ns + e->dur_ns;
 }
 static inline const struct event_args *
 trace_args(const struct trace *t, const struct event *e)

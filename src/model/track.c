@@ -311,15 +311,6 @@ track_build_all(struct trace *t)
 	free(half);
 }
 
-void
-track_free(struct track *tr)
-{
-	if (tr == NULL)
-		return;
-	itree_free(&tr->index);
-	ivset_free(&tr->busy);
-}
-
 int64_t
 track_busy_ns(const struct track *tr, int64_t a_ns, int64_t b_ns)
 {

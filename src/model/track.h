@@ -43,8 +43,6 @@ struct track;
  * built by two threads, in two halves of about equal events.
  */
 void track_build_all(struct trace *t);
-/* Frees what track_build_all() allocated for one track; tr may be zeroed. */
-void track_free(struct track *tr);
 /* Returns the busy time of tr inside [a_ns, b_ns).  O(log n). */
 int64_t track_busy_ns(const struct track *tr, int64_t a_ns, int64_t b_ns);
 

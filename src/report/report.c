@@ -7,130 +7,14 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/layers.h"
 #include "analysis/crossrank.h"
 #include "report/report_set.h"
 #include "report/report_diag.h"
+#include "report/emit.h"
 #include "model/trace.h"
 #include "base/units.h"
 #include "base/xalloc.h"
-
-/* ---- shared ---------------------------------------------------------- */
-
-/*
- * Returns the length (2 to 4) of the well-formed UTF-8 sequence at s (whose
- * first byte is >= 0x80), or 0 if it is not one: a stray continuation byte,
- * an overlong form, a surrogate, beyond U+10FFFF or cut short.
- */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	size_t n;
-	uint32_t cp;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)      /* also stops at the NUL */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * Writes s as a JSON string, escaping quotes, backslashes and controls.
- * Names come from the trace as they were, so a byte that is not part of
- * well-formed UTF-8 becomes U+FFFD: the report is always valid JSON.
- */
-static void
-json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	putc('"', out);
-	while (*p != '\0') {
-		unsigned char c = *p;
-		size_t n;
-
-		if (c >= 0x80) {
-			if ((n = utf8_len(p)) == 0) {
-				fputs("\\ufffd", out);
-				n = 1;
-			} else {
-				fwrite(p, 1, n, out);
-			}
-			p += n;
-			continue;
-		}
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-		p++;
-	}
-	putc('"', out);
-}
-
-/*
- * Writes s for a terminal, a log or a CSV field: control bytes, C1 controls
- * (U+0080 to U+009F) and bytes that are not well-formed UTF-8 become '?', so
- * a name in a trace cannot send escape sequences to the terminal.  With
- * csv_quote, '"' is doubled.
- */
-static void
-text_put(FILE *out, const char *s, int csv_quote)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p != '\0') {
-		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
-
-		if (n == 0 || *p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] < 0xa0)) {
-			putc('?', out);
-			p += n == 0 ? 1 : n;
-			continue;
-		}
-		if (csv_quote && *p == '"')
-			putc('"', out);
-		fwrite(p, 1, n, out);
-		p += n;
-	}
-}
-
-static void
-text_str(FILE *out, const char *s)
-{
-	text_put(out, s, 0);
-}
-
-/* Writes s as one CSV field (quoted when it holds , or "). */
-static void
-csv_str(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"") == NULL) {
-		text_put(out, s, 0);
-		return;
-	}
-	putc('"', out);
-	text_put(out, s, 1);
-	putc('"', out);
-}
 
 /* ---- JSON ------------------------------------------------------------ */
 
@@ -162,7 +46,7 @@ static void
 json_id(FILE *out, const struct trace *t, int64_t id, uint32_t str)
 {
 	if (str != 0)
-		json_str(out, trace_str(t, str));
+		emit_json_str(out, trace_str(t, str));
 	else
 		fprintf(out, "%" PRId64, id);
 }
@@ -180,7 +64,7 @@ json_loaded(FILE *out, const struct trace *t)
 #undef X
 	fputs("},\n      \"stopped\": ", out);
 	if (t->stop_reason != NULL)
-		json_str(out, t->stop_reason);
+		emit_json_str(out, t->stop_reason);
 	else
 		fputs("null", out);
 	fputs(",\n      \"time_range\": ", out);
@@ -192,7 +76,7 @@ json_loaded(FILE *out, const struct trace *t)
 	for (size_t i = 0; i < t->ndevices; i++) {
 		fprintf(out, "%s{\"id\": %" PRId64 ", \"name\": ", i ? ", " : "",
 		    t->devices[i].id);
-		json_str(out, trace_str(t, t->devices[i].name));
+		emit_json_str(out, trace_str(t, t->devices[i].name));
 		fputs("}", out);
 	}
 	fputs("],\n      \"categories\": {", out);
@@ -201,7 +85,7 @@ json_loaded(FILE *out, const struct trace *t)
 		if (t->cat_slices[c] == 0)
 			continue;
 		fputs(first ? "" : ", ", out);
-		json_str(out, trace_str(t, t->cats[c]));
+		emit_json_str(out, trace_str(t, t->cats[c]));
 		fprintf(out, ": %" PRIu64, t->cat_slices[c]);
 		first = 0;
 	}
@@ -254,7 +138,7 @@ json_tracks(FILE *out, const struct analysis *a)
 		fputs(", \"tid\": ", out);
 		json_id(out, t, tr->tid, tr->tid_str);
 		fprintf(out, ", \"kind\": \"%s\", \"name\": ", trace_kind_name(tr->kind));
-		json_str(out, trace_str(t, tr->name));
+		emit_json_str(out, trace_str(t, tr->name));
 		fprintf(out, ", \"events\": %u, \"rows\": %u", tr->count, tr->rows);
 		if (tr->kind == TRACK_GPU)
 			fprintf(out, ", \"device\": %d, \"activities\": %u", tr->device,
@@ -314,7 +198,7 @@ json_mfu(FILE *out, const struct analysis *a)
 		fputs("null", out);
 	fputs(", \"source\": ", out);
 	if (a->has_window && r->source != NULL)
-		json_str(out, r->source);
+		emit_json_str(out, r->source);
 	else
 		fputs("null", out);
 	fputs(", \"peak_tflops\": ", out);
@@ -329,9 +213,9 @@ json_mfu(FILE *out, const struct analysis *a)
 		fputs("null", out);
 	fputs(", \"reason\": ", out);
 	if (!a->has_window)
-		json_str(out, a->problem);
+		emit_json_str(out, a->problem);
 	else if (!r->has_value)
-		json_str(out, r->reason);
+		emit_json_str(out, r->reason);
 	else
 		fputs("null", out);
 	fputs("}", out);
@@ -352,7 +236,7 @@ json_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 			continue;
 		fprintf(out, "%s\n        {\"name\": ", first ? "" : ",");
 		first = 0;
-		json_str(out, trace_str(t, t->events[s->event].name));
+		emit_json_str(out, trace_str(t, t->events[s->event].name));
 		fprintf(out, ", \"number\": %" PRId64 ", \"start_ns\": %" PRId64
 		    ", \"end_ns\": %" PRId64 ", \"gpu_start_ns\": ", s->number,
 		    s->start_ns, s->end_ns);
@@ -386,7 +270,7 @@ json_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 			continue;
 		fprintf(out, "%s\n        {\"name\": ", first ? "" : ",");
 		first = 0;
-		json_str(out, trace_str(t, l->name));
+		emit_json_str(out, trace_str(t, l->name));
 		fprintf(out, ", \"phase\": \"%s\", \"source\": \"%s\", \"step\": ",
 		    layers_phase_name(l->phase), layers_source_name(l->source));
 		json_i64_or_null(out, l->step >= 0, l->step);
@@ -413,7 +297,7 @@ json_kernels(FILE *out, const struct analysis *a)
 		const struct kernel_total *k = &a->top[i];
 
 		fprintf(out, "%s\n        {\"name\": ", i ? "," : "");
-		json_str(out, trace_str(a->t, k->name));
+		emit_json_str(out, trace_str(a->t, k->name));
 		fprintf(out, ", \"class\": \"%s\", \"count\": %" PRIu64
 		    ", \"total_ns\": %" PRId64 "}", trace_class_name(k->cls), k->count,
 		    k->total_ns);
@@ -437,9 +321,9 @@ json_collectives(FILE *out, const struct analysis *a)
 		const struct crossrank_coll_in *c = &in.colls[i];
 
 		fputs(i ? ",\n        {\"name\": " : "\n        {\"name\": ", out);
-		json_str(out, strtab_get(&in.strs, c->name));
+		emit_json_str(out, strtab_get(&in.strs, c->name));
 		fputs(", \"group\": ", out);
-		json_str(out, strtab_get(&in.strs, c->group));
+		emit_json_str(out, strtab_get(&in.strs, c->group));
 		fprintf(out, ", \"by_stream\": %s, \"seq\": ",
 		    c->by_stream ? "true" : "false");
 		json_i64_or_null(out, c->seq >= 0, c->seq);
@@ -461,9 +345,9 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	fprintf(out, "    {\n      \"rank\": %" PRId64 ", \"device\": ", t->rank);
 	json_i64_or_null(out, a->device >= 0, a->device);
 	fputs(", \"path\": ", out);
-	json_str(out, t->path);
+	emit_json_str(out, t->path);
 	fputs(", \"rank_source\": ", out);
-	json_str(out, t->rank_source);
+	emit_json_str(out, t->rank_source);
 	fprintf(out, ",\n      \"format\": \"%s\", \"events\": %" PRIu64
 	    ", \"world_size\": ", t->legacy_array ? "array" : "object", t->objects);
 	json_i64_or_null(out, t->world_size >= 0, t->world_size);
@@ -473,7 +357,7 @@ json_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	json_interval(out, a->has_window, a->start_ns, a->end_ns);
 	if (!a->has_window) {
 		fputs(", \"problem\": ", out);
-		json_str(out, a->problem);
+		emit_json_str(out, a->problem);
 	}
 	json_metrics(out, a);
 	json_mfu(out, a);
@@ -501,9 +385,9 @@ static void
 json_coll(FILE *out, const struct crossrank *x, const struct crossrank_coll *c)
 {
 	fputs("{\"name\": ", out);
-	json_str(out, crossrank_str(x, c->name));
+	emit_json_str(out, crossrank_str(x, c->name));
 	fputs(", \"group\": ", out);
-	json_str(out, crossrank_str(x, c->group));
+	emit_json_str(out, crossrank_str(x, c->group));
 	fputs(", \"seq\": ", out);
 	json_i64_or_null(out, c->seq >= 0, c->seq);
 	fprintf(out, ", \"occurrence\": %" PRId64 ", \"members\": %zu"
@@ -666,7 +550,7 @@ write_csv(FILE *out, const struct analysis_opts *o, const struct analysis *a,
 			if (s->has_gpu)
 				metrics_window_sums(&a[r].dev, s->gpu_start_ns, s->gpu_end_ns, &m);
 			fprintf(out, "%" PRId64 ",%d,", a[r].t->rank, a[r].device);
-			csv_str(out, trace_str(a[r].t, a[r].t->events[s->event].name));
+			emit_csv_str(out, trace_str(a[r].t, a[r].t->events[s->event].name));
 			fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", s->number,
 			    s->start_ns, s->end_ns);
 			if (s->has_gpu)
@@ -690,7 +574,7 @@ write_csv(FILE *out, const struct analysis_opts *o, const struct analysis *a,
 			    l->has_gpu ? l->gpu_end_ns : l->cpu_end_ns))
 				continue;
 			fprintf(out, "%" PRId64 ",%d,", a[r].t->rank, a[r].device);
-			csv_str(out, trace_str(a[r].t, l->name));
+			emit_csv_str(out, trace_str(a[r].t, l->name));
 			fprintf(out, ",%s,%s,", layers_phase_name(l->phase),
 			    layers_source_name(l->source));
 			if (l->step >= 0)
@@ -804,17 +688,6 @@ text_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 	}
 }
 
-static int
-by_own_exposed(const void *pa, const void *pb)
-{
-	const struct layer *a = *(const struct layer *const *)pa;
-	const struct layer *b = *(const struct layer *const *)pb;
-
-	if (a->own_exposed_comm_ns != b->own_exposed_comm_ns)
-		return a->own_exposed_comm_ns > b->own_exposed_comm_ns ? -1 : 1;
-	return a->cpu_start_ns < b->cpu_start_ns ? -1 : a->cpu_start_ns > b->cpu_start_ns;
-}
-
 static void
 text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 {
@@ -830,11 +703,11 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 			v[n++] = l;
 	}
 	if (n > 0) {
-		qsort(v, n, sizeof *v, by_own_exposed);
+		qsort(v, n, sizeof *v, layers_qsort_worst);
 		fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
 		for (size_t i = 0; i < n && i < 5 && v[i]->own_exposed_comm_ns > 0; i++) {
 			fputs("    ", out);
-			text_str(out, trace_str(a->t, v[i]->name));
+			emit_text_str(out, trace_str(a->t, v[i]->name));
 			fprintf(out, " %s", layers_phase_name(v[i]->phase));
 			if (v[i]->step >= 0)
 				fprintf(out, " step %" PRId64, v[i]->step);
@@ -854,7 +727,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	const struct trace *t = a->t;
 	char b1[32];
 
-	text_str(out, t->path);
+	emit_text_str(out, t->path);
 	fprintf(out, "\n  rank %" PRId64 " (from %s)", t->rank, t->rank_source);
 	if (t->world_size >= 0)
 		fprintf(out, " of %" PRId64, t->world_size);
@@ -862,7 +735,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 		fprintf(out, ", device %d", a->device);
 	if (t->ndevices > 0) {
 		fputs(", ", out);
-		text_str(out, trace_str(t, t->devices[0].name));
+		emit_text_str(out, trace_str(t, t->devices[0].name));
 	}
 	fprintf(out, "\n  %" PRIu64 " events, %zu tracks, %" PRIu64
 	    " GPU activities (%" PRIu64 " linked to their launch)",
@@ -877,7 +750,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 #undef X
 	if (t->stop_reason != NULL) {
 		fputs("  stopped: ", out);
-		text_str(out, t->stop_reason);
+		emit_text_str(out, t->stop_reason);
 		fputs("\n", out);
 	}
 	if (a->has_window)
@@ -892,7 +765,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 			fprintf(out, "    %10s %6" PRIu64 "x %-7s ",
 			    dur(b1, sizeof b1, a->top[i].total_ns), a->top[i].count,
 			    trace_class_name(a->top[i].cls));
-			text_str(out, trace_str(t, a->top[i].name));
+			emit_text_str(out, trace_str(t, a->top[i].name));
 			fputs("\n", out);
 		}
 	}
@@ -915,7 +788,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 			snprintf(tid, sizeof tid, "%" PRId64, tr->tid);
 		fprintf(out, "    %-7s %8u events  pid %-10s tid %-12s ",
 		    trace_kind_name(tr->kind), tr->count, pid, tid);
-		text_str(out, trace_str(t, tr->name));
+		emit_text_str(out, trace_str(t, tr->name));
 		fputs("\n", out);
 	}
 }
@@ -984,9 +857,9 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 		const struct crossrank_coll *c = &x->colls[x->top[i]];
 
 		fprintf(out, "    %9s  ", dur(b1, sizeof b1, c->skew_ns));
-		text_str(out, crossrank_str(x, c->name));
+		emit_text_str(out, crossrank_str(x, c->name));
 		fputs(" (", out);
-		text_str(out, crossrank_str(x, c->group));
+		emit_text_str(out, crossrank_str(x, c->group));
 		if (c->seq >= 0)
 			fprintf(out, " seq %" PRId64, c->seq);
 		fputs("), last ", out);
@@ -1022,19 +895,6 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 	return ferror(out) ? -1 : 0;
 }
 
-/* For the other report writers (report_diag.c, diff.c). */
-void
-report_json_str(FILE *out, const char *s)
-{
-	json_str(out, s);
-}
-
-void
-report_text_str(FILE *out, const char *s)
-{
-	text_str(out, s);
-}
-
 int
 report_write_cross(FILE *out, enum report_format fmt,
     const struct report_set *set, const struct crossrank *x)
@@ -1050,9 +910,9 @@ report_write_cross(FILE *out, enum report_format fmt,
 			    i ? "," : "", r->in.rank);
 			json_i64_or_null(out, r->in.device >= 0, r->in.device);
 			fputs(", \"report\": ", out);
-			json_str(out, r->file);
+			emit_json_str(out, r->file);
 			fputs(", \"trace\": ", out);
-			json_str(out, r->trace);
+			emit_json_str(out, r->trace);
 			fprintf(out, ", \"steps\": %zu, \"collectives\": %zu}",
 			    r->in.nsteps, r->in.ncolls);
 		}

@@ -36,10 +36,6 @@ int report_write(FILE *out, enum report_format fmt,
     const struct analysis_opts *opts, int64_t trace_start_ns,
     const struct analysis *a, size_t n, const struct crossrank *x);
 
-/* Writes s as a JSON string (invalid UTF-8 becomes U+FFFD). */
-void report_json_str(FILE *out, const char *s);
-/* Writes s for a terminal: control bytes and invalid UTF-8 become '?'. */
-void report_text_str(FILE *out, const char *s);
 struct report_set;
 /*
  * Writes the cross-rank report x of the participants set read back from

@@ -9,6 +9,7 @@
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
 #include "analysis/layers.h"
+#include "report/emit.h"
 #include "model/trace.h"
 #include "base/units.h"
 
@@ -45,7 +46,7 @@ static void
 json_side(FILE *out, const struct analysis *a)
 {
 	fputs("{\"path\": ", out);
-	report_json_str(out, a->t->path);
+	emit_json_str(out, a->t->path);
 	fprintf(out, ", \"rank\": %" PRId64 ", \"device\": ", a->t->rank);
 	if (a->device >= 0)
 		fprintf(out, "%d", a->device);
@@ -92,7 +93,7 @@ write_json(FILE *out, const struct analysis *a, const struct analysis *b,
 		const struct compare_layer *l = &d->layers[i];
 
 		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
-		report_json_str(out, compare_str(d, l->name));
+		emit_json_str(out, compare_str(d, l->name));
 		fprintf(out, ", \"phase\": \"%s\", \"a_count\": %zu, \"b_count\": %zu, ",
 		    layers_phase_name((enum layer_phase)l->phase), l->count_a,
 		    l->count_b);
@@ -104,7 +105,7 @@ write_json(FILE *out, const struct analysis *a, const struct analysis *b,
 		const struct compare_kernel *k = &d->kernels[i];
 
 		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
-		report_json_str(out, compare_str(d, k->name));
+		emit_json_str(out, compare_str(d, k->name));
 		fprintf(out, ", \"class\": \"%s\", \"a_count\": %" PRIu64
 		    ", \"b_count\": %" PRIu64 ", \"a_total_ns\": %" PRId64
 		    ", \"b_total_ns\": %" PRId64 ", \"delta_count\": %" PRId64
@@ -130,7 +131,7 @@ static void
 text_side(FILE *out, const char *label, const struct analysis *a)
 {
 	fprintf(out, "%s: ", label);
-	report_text_str(out, a->t->path);
+	emit_text_str(out, a->t->path);
 	fprintf(out, " (rank %" PRId64, a->t->rank);
 	if (a->device >= 0)
 		fprintf(out, ", device %d", a->device);
@@ -186,7 +187,7 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			    units_format_signed(b4, sizeof b4, dl.exposed_comm_ns),
 			    units_format_signed(b5, sizeof b5, dl.own_exposed_comm_ns),
 			    units_format_signed(b6, sizeof b6, dl.idle_ns));
-			report_text_str(out, compare_str(d, l->name));
+			emit_text_str(out, compare_str(d, l->name));
 			fprintf(out, " %s (%zu -> %zu)\n",
 			    layers_phase_name((enum layer_phase)l->phase), l->count_a,
 			    l->count_b);
@@ -205,7 +206,7 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			    (int64_t)k->count_b - (int64_t)k->count_a,
 			    units_format(b2, sizeof b2, k->total_a_ns),
 			    units_format(b3, sizeof b3, k->total_b_ns));
-			report_text_str(out, compare_str(d, k->name));
+			emit_text_str(out, compare_str(d, k->name));
 			fputs("\n", out);
 		}
 	}

@@ -11,7 +11,7 @@
 #include "analysis/crossrank.h"
 #include "analysis/findings.h"
 #include "analysis/memory.h"
-#include "report/report.h"
+#include "report/emit.h"
 #include "model/trace.h"
 #include "base/units.h"
 
@@ -122,7 +122,7 @@ json_findings(FILE *out, const struct finding *f, size_t n, const char *ind)
 		fprintf(out, "%s\n%s  {\"kind\": \"%s\", \"severity\": \"%s\","
 		    " \"summary\": ", i ? "," : "", ind, findings_kind_id(p->kind),
 		    findings_severity_name(p->severity));
-		report_json_str(out, p->summary);
+		emit_json_str(out, p->summary);
 		fprintf(out, ",\n%s   \"evidence\": {", ind);
 		for (size_t k = 0; k < p->nnums; k++) {
 			fprintf(out, "%s\"%s\": ", k ? ", " : "", p->nums[k].key);
@@ -136,7 +136,7 @@ json_findings(FILE *out, const struct finding *f, size_t n, const char *ind)
 			fprintf(out, "%s{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
 			    k ? ", " : "", p->ranges[k].start_ns, p->ranges[k].end_ns);
 		fprintf(out, "],\n%s   \"remedy\": ", ind);
-		report_json_str(out, p->remedy);
+		emit_json_str(out, p->remedy);
 		fputs("}", out);
 	}
 	if (n)
@@ -196,7 +196,7 @@ text_findings(FILE *out, const struct finding *f, size_t n, int64_t origin_ns,
 
 		fprintf(out, "%s[%s] %s: ", ind, findings_severity_name(p->severity),
 		    findings_kind_id(p->kind));
-		report_text_str(out, p->summary);
+		emit_text_str(out, p->summary);
 		fputs("\n", out);
 		for (size_t k = 0; k < p->nranges && k < 3; k++)
 			fprintf(out, "%s%s+%s (%s)%s", k ? "" : ind, k ? ", " : "  at ",
@@ -205,7 +205,7 @@ text_findings(FILE *out, const struct finding *f, size_t n, int64_t origin_ns,
 			    p->ranges[k].end_ns - p->ranges[k].start_ns),
 			    k + 1 == p->nranges || k == 2 ? "\n" : "");
 		fprintf(out, "%s  remedy: ", ind);
-		report_text_str(out, p->remedy);
+		emit_text_str(out, p->remedy);
 		fputs("\n", out);
 	}
 }
