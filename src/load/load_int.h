@@ -148,6 +148,7 @@ rd_offset(const struct reader *rd)
 void rd_init(struct reader *rd, int fd, const char *path, struct trace *t,
     struct load_error *err);
 void rd_release(struct reader *rd);
+json_tokener *rd_tokener(void);
 void rd_open(struct reader *rd);
 int rd_refill(struct reader *rd);
 int rd_peek(struct reader *rd);

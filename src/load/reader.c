@@ -406,6 +406,23 @@ rd_drain(struct reader *rd)
 	return rd->base + rd->len - from;
 }
 
+/*
+ * A new json-c tokener as the loader parses with: strict, at most MAX_DEPTH
+ * deep.  Never NULL (out of memory is fatal).
+ */
+json_tokener *
+rd_tokener(void)
+{
+	json_tokener *tok = json_tokener_new_ex(MAX_DEPTH);
+
+	if (tok == NULL) {
+		fprintf(stderr, "gantty: out of memory\n");
+		abort();
+	}
+	json_tokener_set_flags(tok, 0);
+	return tok;
+}
+
 /* Frees what a reader owns besides its trace and error (after reading). */
 void
 rd_release(struct reader *rd)
@@ -434,12 +451,7 @@ rd_init(struct reader *rd, int fd, const char *path, struct trace *t,
 	rd->buf = xmalloc(rd->cap);
 	rd->err = err;
 	rd->t = t;
-	rd->tok = json_tokener_new_ex(MAX_DEPTH);
-	if (rd->tok == NULL) {
-		fprintf(stderr, "gantty: out of memory\n");
-		abort();
-	}
-	json_tokener_set_flags(rd->tok, 0);
+	rd->tok = rd_tokener();
 	jscan_init(&rd->js);
 }
 

@@ -11,7 +11,6 @@
 
 #include <json-c/json.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,12 +202,7 @@ taker_start(struct reader *rd)
 
 	tk->rd = rd;
 	jscan_init(&tk->js);
-	tk->tok = json_tokener_new_ex(MAX_DEPTH);
-	if (tk->tok == NULL) {
-		fprintf(stderr, "gantty: out of memory\n");
-		abort();
-	}
-	json_tokener_set_flags(tk->tok, 0);
+	tk->tok = rd_tokener();
 	pthread_mutex_init(&tk->mu, NULL);
 	pthread_cond_init(&tk->cv, NULL);
 	if (pthread_create(&tk->thread, NULL, taker_main, tk) != 0) {
