@@ -5,8 +5,8 @@
  * but the cache.
  *
  * cache.c is included, not linked, so that the tests can forge a cache
- * with a valid checksum (its hash is static) and check that the range
- * checks alone still refuse it.
+ * with a valid checksum (its hash and header are private to src/load/,
+ * cache_int.h) and check that the range checks alone still refuse it.
  */
 #include "load/cache.c"
 

@@ -1,3 +1,9 @@
+/*
+ * cache.c — the cache's key (path, device, inode, size, times), its
+ * directory and file name, the checksum, and reading a cache file back
+ * (mapped, checked, every index range-checked) into a struct trace; also
+ * cache_load_trace().  Writing one is cache_store.c.
+ */
 #include "config.h"
 
 #include "load/cache.h"
@@ -16,33 +22,14 @@
 #include <unistd.h>
 
 #include "base/job.h"
+#include "load/cache_int.h"
 #include "load/load.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
 
 /*
- * The file: a struct cache_header, then the sections below in this order,
- * each a raw array of this build's records (the header records their sizes,
- * and a cache from another build is refused):
- *
- *   path          pathlen bytes (the absolute path, no NUL)
- *   string lens   nstrs x uint32_t
- *   strings       strbytes bytes: every string in id order, NUL-terminated
- *   events, args, nums, comms, tracks (pointers zeroed), cats, cat_kinds,
- *   devices, devices_seen
- *   maxend        every track's index.maxend_ns (track.count entries each)
- *   busy          per track: busy.start_ns[n], end_ns[n], prefix_ns[n + 1]
- *   byname        start (nnamed + 1 x uint32_t), ev (nevents x uint32_t)
- *   counts        cat_slices (ncats x uint64_t)
- *   lists         each of TRACE_LISTS: nlist[k] x uint32_t
- *   stop reason   stoplen bytes, NUL-terminated (0 bytes when none)
- *
- * payload_hash covers every byte after the header; header_hash the header
- * with header_hash zeroed.
- */
-/*
  * Records are stored as they are in memory; those with padding or spare
- * fields are copied field by field (write_payload), so a field added to
+ * fields are copied field by field (write_payload(), cache_store.c), so a field added to
  * them must be added there too, and CACHE_FORMAT_VERSION bumped.  These
  * make such a change fail the build here rather than lose the field.
  */
@@ -56,30 +43,7 @@ _Static_assert(sizeof(struct track) % 8 == 0, "tracks are read in place");
 #define CACHE_MAGIC "GANTTYC\n"
 #define CACHE_BYTE_ORDER 0x0102030405060708ull
 
-struct cache_header {
-	char magic[8];
-	uint64_t format, byte_order;
-	uint64_t sz_event, sz_args, sz_comm, sz_track, sz_device, sz_warn;
-	char version[32];
-	/* the key */
-	uint64_t dev, ino;
-	int64_t size, mtime_ns, ctime_ns;
-	uint64_t pathlen;
-	/* counts */
-	uint64_t nstrs, strbytes, nevents, nargs, nnums, ncomms, flow_count, ntracks, ncats;
-	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, nnamed, stoplen;
-	uint64_t nlist[TRACE_LISTS];
-	uint64_t nactivities, nlinked;
-	/* header fields of the trace */
-	int64_t world_size, has_distributed, dist_rank, dist_backend;
-	int64_t base_time_ns, has_base_time, legacy_array;
-	uint64_t objects;
-	int64_t start_ns, end_ns;
-	struct trace_warnings warn;
-	uint64_t payload_hash, header_hash;
-};
-
-static void
+void
 say(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
@@ -101,13 +65,6 @@ say(char *buf, size_t size, const char *fmt, ...)
 #define P2 0xc2b2ae3d27d4eb4full
 #define P3 0x165667b19e3779f9ull
 
-struct hash {
-	uint64_t v[4];
-	unsigned char buf[32];
-	size_t nbuf;
-	uint64_t total;
-};
-
 static inline uint64_t
 rotl(uint64_t x, int r)
 {
@@ -123,7 +80,7 @@ load64(const unsigned char *p)
 	return w;
 }
 
-static void
+void
 hash_init(struct hash *h)
 {
 	memset(h, 0, sizeof *h);
@@ -140,7 +97,7 @@ hash_block(uint64_t v[4], const unsigned char *p)
 		v[i] = rotl(v[i] + load64(p + 8 * i) * P2, 31) * P1;
 }
 
-static void
+void
 hash_update(struct hash *h, const void *data, size_t len)
 {
 	const unsigned char *p = data;
@@ -166,7 +123,7 @@ hash_update(struct hash *h, const void *data, size_t len)
 	h->nbuf = len;
 }
 
-static uint64_t
+uint64_t
 hash_final(const struct hash *h)
 {
 	uint64_t x = rotl(h->v[0], 1) + rotl(h->v[1], 7) + rotl(h->v[2], 12) +
@@ -184,7 +141,7 @@ hash_final(const struct hash *h)
 	return x ^ (x >> 32);
 }
 
-static uint64_t
+uint64_t
 hash_bytes(const void *p, size_t len)
 {
 	struct hash h;
@@ -215,7 +172,7 @@ cache_dir(char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-static void
+void
 key_of_stat(struct cache_key *k, const struct stat *st)
 {
 	k->dev = (uint64_t)st->st_dev;
@@ -281,9 +238,6 @@ cache_path(char *buf, size_t size, const char *dir, const struct cache_key *k)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-/* Sections are padded to 8 bytes, so that records are read in place. */
-#define PAD8(n) (((n) + 7) & ~(uint64_t)7)
-
 /* *acc += n * elem, padded to 8 bytes; -1 on overflow. */
 static int
 add_sz(uint64_t *acc, uint64_t n, uint64_t elem)
@@ -333,7 +287,7 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	return 0;
 }
 
-static void
+void
 header_fill(struct cache_header *h, const struct cache_key *k)
 {
 	memset(h, 0, sizeof *h);
@@ -353,285 +307,6 @@ header_fill(struct cache_header *h, const struct cache_key *k)
 	h->mtime_ns = k->mtime_ns;
 	h->ctime_ns = k->ctime_ns;
 	h->pathlen = strlen(k->abspath);
-}
-
-/* ---- writing ---- */
-
-#define WBUF_SIZE (1 << 20)
-
-struct writer {
-	int fd;
-	int failed;             /* errno of the first failure, or 0 */
-	struct hash h;
-	unsigned char *buf;
-	size_t nbuf;
-	uint64_t off;           /* payload bytes so far */
-};
-
-static void
-w_raw(struct writer *w, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len > 0 && w->failed == 0) {
-		ssize_t r = write(w->fd, p, len);
-
-		if (r < 0) {
-			if (errno != EINTR)
-				w->failed = errno;
-			continue;
-		}
-		p += r;
-		len -= (size_t)r;
-	}
-}
-
-static void
-w_flush(struct writer *w)
-{
-	w_raw(w, w->buf, w->nbuf);
-	w->nbuf = 0;
-}
-
-/* Appends len bytes to the payload (hashed). */
-static void
-w_put(struct writer *w, const void *data, size_t len)
-{
-	if (len == 0)
-		return;         /* data may be NULL (an empty array) */
-	hash_update(&w->h, data, len);
-	w->off += len;
-	if (w->nbuf + len > WBUF_SIZE) {
-		w_flush(w);
-		if (len >= WBUF_SIZE) {
-			w_raw(w, data, len);
-			return;
-		}
-	}
-	memcpy(w->buf + w->nbuf, data, len);
-	w->nbuf += len;
-}
-
-/* Ends a section: zeros up to the next multiple of 8 bytes. */
-static void
-w_pad(struct writer *w)
-{
-	static const char zeros[8];
-
-	w_put(w, zeros, PAD8(w->off) - w->off);
-}
-
-static void
-w_i64(struct writer *w, const int64_t *v, size_t n, int64_t fill)
-{
-	if (v != NULL)
-		w_put(w, v, n * sizeof *v);
-	else
-		for (size_t i = 0; i < n; i++)
-			w_put(w, &fill, sizeof fill);
-}
-
-/* Writes every section; the header is written last, at offset 0. */
-static void
-write_payload(struct writer *w, const struct trace *t, const struct cache_key *k,
-    struct cache_header *h)
-{
-	const struct strtab *st = &t->strs;
-
-	w_put(w, k->abspath, h->pathlen);
-	w_pad(w);
-	w_put(w, st->lens, st->count * sizeof *st->lens);
-	w_pad(w);
-	for (uint32_t id = 0; id < st->count; id++)
-		w_put(w, st->strs[id], (size_t)st->lens[id] + 1);
-	w_pad(w);
-	w_put(w, t->events, t->nevents * sizeof *t->events);
-	w_put(w, t->args, t->nargs * sizeof *t->args);
-	w_put(w, t->nums, t->nnums * sizeof *t->nums);
-	w_put(w, t->comms, t->ncomms * sizeof *t->comms);
-	/* Records with padding or spare fields go through zeroed copies. */
-	for (size_t i = 0; i < t->ntracks; i++) {
-		struct track c = t->tracks[i];
-
-		c.index.maxend_ns = NULL;
-		c.busy.start_ns = c.busy.end_ns = c.busy.prefix_ns = NULL;
-		w_put(w, &c, sizeof c);
-	}
-	w_put(w, t->cats, t->ncats * sizeof *t->cats);
-	w_pad(w);
-	w_put(w, t->cat_kinds, t->ncats * sizeof *t->cat_kinds);
-	w_pad(w);
-	for (size_t i = 0; i < t->ndevices; i++) {
-		const struct device_prop *d = &t->devices[i];
-		struct device_prop c;
-
-		memset(&c, 0, sizeof c);
-		c.id = d->id;
-		c.name = d->name;
-		c.compute_major = d->compute_major;
-		c.compute_minor = d->compute_minor;
-		c.num_sms = d->num_sms;
-		c.total_mem = d->total_mem;
-		w_put(w, &c, sizeof c);
-	}
-	w_put(w, t->devices_seen, t->ndevices_seen * sizeof *t->devices_seen);
-	w_pad(w);
-	for (size_t i = 0; i < t->ntracks; i++)
-		w_i64(w, t->tracks[i].index.maxend_ns, t->tracks[i].index.n, 0);
-	for (size_t i = 0; i < t->ntracks; i++) {
-		const struct ivset *b = &t->tracks[i].busy;
-
-		w_i64(w, b->start_ns, b->n, 0);
-		w_i64(w, b->end_ns, b->n, 0);
-		w_i64(w, b->prefix_ns, b->n + 1, 0);
-	}
-	w_put(w, t->byname.start, (h->nnamed + 1) * sizeof *t->byname.start);
-	w_pad(w);
-	w_put(w, t->byname.ev, t->nevents * sizeof *t->byname.ev);
-	w_pad(w);
-	w_put(w, t->cat_slices, t->ncats * sizeof *t->cat_slices);
-	w_pad(w);
-	for (int l = 0; l < TRACE_LISTS; l++) {
-		w_put(w, t->lists[l], t->nlist[l] * sizeof *t->lists[l]);
-		w_pad(w);
-	}
-	if (h->stoplen > 0)
-		w_put(w, t->stop_reason, h->stoplen);
-	w_pad(w);
-	w_flush(w);
-}
-
-static int
-mkdir_p(const char *dir)
-{
-	char *p = xstrdup(dir);
-	int rc = 0;
-
-	for (char *s = p + 1; ; s++) {
-		if (*s == '/' || *s == '\0') {
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0700) < 0 && errno != EEXIST) {
-				rc = -1;
-				break;
-			}
-			*s = c;
-			if (c == '\0')
-				break;
-		}
-	}
-	free(p);
-	return rc;
-}
-
-int
-cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
-    char *why, size_t whysize)
-{
-	struct cache_header h;
-	struct writer w;
-	struct stat st;
-	struct cache_key now;
-	char final[PATH_MAX], tmp[PATH_MAX];
-	int n;
-
-	if (k->now_ns - k->mtime_ns < (int64_t)CACHE_RACY_S * 1000000000) {
-		say(why, whysize, "modified less than %d s before it was opened",
-		    CACHE_RACY_S);
-		return -1;
-	}
-	if (stat(k->abspath, &st) < 0) {
-		say(why, whysize, "%s: %s", k->abspath, strerror(errno));
-		return -1;
-	}
-	memset(&now, 0, sizeof now);
-	key_of_stat(&now, &st);
-	if (now.dev != k->dev || now.ino != k->ino || now.size != k->size ||
-	    now.mtime_ns != k->mtime_ns || now.ctime_ns != k->ctime_ns) {
-		say(why, whysize, "the file changed while it loaded");
-		return -1;
-	}
-	if (t->nevents > UINT32_MAX || t->strs.count == 0 ||
-	    t->byname.start == NULL || t->byname.nnames > t->strs.count ||
-	    t->cat_slices == NULL) {
-		say(why, whysize, "the model cannot be cached");
-		return -1;
-	}
-	if (cache_path(final, sizeof final, dir, k) < 0 ||
-	    (n = snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", dir)) < 0 ||
-	    (size_t)n >= sizeof tmp) {
-		say(why, whysize, "cache path too long");
-		return -1;
-	}
-	if (mkdir_p(dir) < 0) {
-		say(why, whysize, "cannot create %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	memset(&w, 0, sizeof w);
-	if ((w.fd = mkstemp(tmp)) < 0) {
-		say(why, whysize, "cannot write in %s: %s", dir, strerror(errno));
-		return -1;
-	}
-
-	header_fill(&h, k);
-	h.nstrs = t->strs.count;
-	h.strbytes = 0;
-	for (uint32_t id = 0; id < t->strs.count; id++)
-		h.strbytes += (uint64_t)t->strs.lens[id] + 1;
-	h.nevents = t->nevents;
-	h.nargs = t->nargs;
-	h.nnums = t->nnums;
-	h.ncomms = t->ncomms;
-	h.flow_count = t->flow_count;
-	h.ntracks = t->ntracks;
-	h.ncats = t->ncats;
-	h.ndevices = t->ndevices;
-	h.ndevices_seen = t->ndevices_seen;
-	for (size_t i = 0; i < t->ntracks; i++) {
-		h.nmaxend += t->tracks[i].index.n;
-		h.nbusy += t->tracks[i].busy.n;
-	}
-	h.nnamed = t->byname.nnames;
-	for (int l = 0; l < TRACE_LISTS; l++)
-		h.nlist[l] = t->nlist[l];
-	h.nactivities = t->nactivities;
-	h.nlinked = t->nlinked;
-	h.stoplen = t->stop_reason ? strlen(t->stop_reason) + 1 : 0;
-	h.world_size = t->world_size;
-	h.has_distributed = t->has_distributed;
-	h.dist_rank = t->dist_rank;
-	h.dist_backend = t->dist_backend;
-	h.base_time_ns = t->base_time_ns;
-	h.has_base_time = t->has_base_time;
-	h.legacy_array = t->legacy_array;
-	h.objects = t->objects;
-	h.start_ns = t->start_ns;
-	h.end_ns = t->end_ns;
-	h.warn = t->warn;
-
-	/* Room for the header first; it is written once the hash is known. */
-	if (lseek(w.fd, (off_t)sizeof h, SEEK_SET) < 0)
-		w.failed = errno;
-	w.buf = xmalloc(WBUF_SIZE);
-	hash_init(&w.h);
-	write_payload(&w, t, k, &h);
-	free(w.buf);
-	h.payload_hash = hash_final(&w.h);
-	h.header_hash = hash_bytes(&h, sizeof h);
-	if (w.failed == 0 && pwrite(w.fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
-		w.failed = errno ? errno : EIO;
-	/* No fsync: a cache torn by a crash fails its checksum and is rebuilt. */
-	if (close(w.fd) < 0 && w.failed == 0)
-		w.failed = errno;
-	if (w.failed == 0 && rename(tmp, final) < 0)
-		w.failed = errno;
-	if (w.failed != 0) {
-		say(why, whysize, "writing %s: %s", final, strerror(w.failed));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- reading ---- */

@@ -27,6 +27,8 @@
  * keeps every complete event and counts the ignored bytes.  Input that is
  * not a trace fails with a message naming the file, the byte offset (of the
  * decompressed data) and the line.
+ *
+ * The loader's files, one concept each, and what they share: load_int.h.
  */
 #ifndef GANTTY_LOAD_H
 #define GANTTY_LOAD_H

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "base/xalloc.h"
 
 /* The colours and attributes of each role, from GRID_ROLES. */
@@ -69,43 +70,6 @@ grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role)
 }
 
 /*
- * Decodes one UTF-8 sequence at s (n > 0 bytes available).  Returns its
- * length and sets *cp, or returns 1 with *cp = UINT32_MAX for an invalid
- * byte (overlong forms, surrogates and code points past U+10FFFF included).
- */
-static size_t
-utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c = s[0], min;
-	size_t len;
-
-	*cp = UINT32_MAX;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, c &= 0x1f, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, c &= 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, c &= 0x07, min = 0x10000;
-	else
-		return 1;
-	if (n < len)
-		return 1;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 1;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 1;
-	*cp = c;
-	return len;
-}
-
-/*
  * Returns 1 for code points that do not take exactly one terminal column:
  * zero-width and combining marks, and the East Asian wide and fullwidth
  * ranges (CJK, Hangul, fullwidth forms, most emoji).  gantty shows those as
@@ -144,9 +108,11 @@ grid_print(struct grid *g, int x, int y, int maxw, enum role role, int ascii,
 	if (maxw < 0 || maxw > g->w - x)
 		maxw = g->w - x;
 	while (n > 0 && col < maxw) {
-		uint32_t cp;
-		size_t len = utf8_decode(p, n, &cp);
+		uint32_t cp = UINT32_MAX;
+		size_t len = utf8_valid_len(p, n, &cp);
 
+		if (len == 0)
+			len = 1;        /* an ill-formed byte: cp stays UINT32_MAX */
 		if (cp == UINT32_MAX || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
 		    (ascii && cp > 0x7e) || not_one_column(cp))
 			cp = '?';

@@ -1,0 +1,238 @@
+/*
+ * load_int — the private interface between the files of the loader.
+ *
+ * Only the .c files of src/load/ may include this header; everything else
+ * uses load.h.  The loader is one struct reader (the read buffer over a plain or gzip
+ * file, the decoders' state, the threads it runs) and these files:
+ *
+ *     load.c         load_trace() and the document: the top-level object,
+ *                    the event array, errors and how a file ended
+ *     reader.c       the byte stream: read, inflate (gzip), the buffer,
+ *                    line counting, json-c values and skipping deep ones
+ *     event.c        the steps of reading an event both decoders share
+ *     event_jsonc.c  the json-c decoder: an event (and the header values)
+ *                    from a json_object, the reference
+ *     event_jscan.c  the fast decoder: an event from jscan's fields
+ *     inflater.c     the inflater thread (gzip inflated ahead of decoding)
+ *     taker.c        the taker thread (the model built from queued ops)
+ *     halves.c       two halves (a plain file read from two places at once)
+ *
+ * A reader, its trace and its error belong to the thread that reads; each
+ * thread file says what it shares and how.  Positions are byte offsets of
+ * the decompressed stream.  The names here are internal to src/load/.
+ */
+#ifndef GANTTY_LOAD_INT_H
+#define GANTTY_LOAD_INT_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "load/jscan.h"
+#include "model/trace.h"
+
+struct load_opts;
+struct load_error;
+struct half;
+struct inflater;
+struct taker;
+
+#define READ_CHUNK (1u << 20)
+#define MAX_DEPTH 64            /* json-c nesting limit for one event */
+
+/*
+ * The class of kernels by name id (class + 1, 0 unknown): classifying
+ * searches the (long) name, and a trace repeats a few names many times.
+ */
+struct class_cache {
+	uint8_t *cls;
+	size_t cap;
+};
+
+struct reader {
+	int fd;
+	const char *path;
+	char *buf;
+	size_t cap;             /* size of buf: READ_CHUNK, more while a value is marked */
+	size_t len, pos;        /* buf[pos..len) is unread */
+	size_t mark;            /* buf[mark..) is kept across refills while marked */
+	int marked;
+	uint64_t base;          /* offset of buf[0] in the (decompressed) stream */
+	uint64_t lines;         /* newlines before buf[counted] */
+	size_t counted;
+	int eof;
+
+	/* the file: plain, or gzip (by its magic bytes) inflated here */
+	int gzip;
+	z_stream z;
+	int z_ready;            /* inflateInit2() done */
+	int z_done;             /* the gzip data ended (or broke): no more output */
+	int gz_cut;             /* it ended inside a member: the file was cut short */
+	unsigned char *in;      /* compressed input; z.next_in points into it */
+	int in_eof;
+	uint64_t raw_read;      /* bytes read from the file */
+	uint64_t raw_seen;      /* of them, those the reader has had (for progress) */
+	struct inflater *inflater; /* inflates in a thread, or NULL */
+	int bad;                /* corrupt gzip data or a read error */
+	char badmsg[256];       /* "corrupt gzip data at compressed byte N: why" */
+
+	uint64_t file_size;
+	uint64_t next_progress;
+	const struct load_opts *opts;
+	struct load_error *err;
+	struct trace *t;
+	json_tokener *tok;
+	struct jscan js;
+	int fast;               /* decode events with jscan where it can */
+	struct taker *taker;    /* the taker thread, or NULL */
+	struct class_cache classes; /* the taker's */
+	uint64_t last_good;     /* offset just past the last complete item */
+	uint64_t phased;        /* array entries that looked like events */
+	int events_seen;        /* the event array was reached */
+
+	/* the last error set_error() wrote, in parts (see half_join()) */
+	uint64_t err_off, err_line;
+	char err_what[600];
+	int err_set;
+
+	/* reading in two halves (see "two halves" below) */
+	uint64_t split_min;     /* the smallest file to read in two halves; 0: never */
+	struct half *half;      /* the first half's reader: the second half */
+	struct half *self;      /* the second half's reader: its half */
+	int half_result;        /* the second half's result, once joined */
+};
+
+enum {
+	RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2, RD_DONE = 2,
+	RD_SPLIT = 3,           /* the rest was read by the second half: see half_result */
+	RD_CANCEL = -3,         /* the second half stopped: its work is not wanted */
+};
+
+/*
+ * While reading, every change to the trace is an op: applied at once with
+ * one thread, else queued in batches for the taker (taker.c).  Ops own what
+ * they carry (json-c objects, keys).
+ */
+enum op_kind {
+	OP_JSCAN,               /* a decoded event: fields in the batch arena */
+	OP_JSONC,               /* an element of the event array, parsed by json-c */
+	OP_DEEP_OBJECT,         /* an event too deep for json-c */
+	OP_DEEP_OTHER,          /* a non-object element too deep for json-c */
+	OP_HEADER,              /* a top-level key and value */
+	OP_HEADER_DEEP,         /* a header value too deep for json-c */
+};
+
+struct op {
+	int kind;
+	json_object *obj;       /* OP_JSONC, OP_HEADER */
+	char *key;              /* OP_HEADER */
+	/*
+	 * OP_JSCAN: nfields fields at arena[off]; when it has an args object,
+	 * the event's text at arena[raw], raw_len bytes, with args undecoded
+	 * at raw + args_off (the taker decodes them).
+	 */
+	size_t off, raw, raw_len, args_off, args_len;
+	uint32_t nfields;
+};
+
+
+/* ---- reader.c: the byte stream ---------------------------------------- */
+
+static inline uint64_t
+rd_offset(const struct reader *rd)
+{
+	return rd->base + rd->pos;
+}
+
+void rd_init(struct reader *rd, int fd, const char *path, struct trace *t,
+    struct load_error *err);
+void rd_release(struct reader *rd);
+json_tokener *rd_tokener(void);
+void rd_open(struct reader *rd);
+int rd_refill(struct reader *rd);
+int rd_peek(struct reader *rd);
+int rd_value(struct reader *rd, json_object **out);
+int rd_skip(struct reader *rd);
+uint64_t rd_drain(struct reader *rd);
+uint64_t rd_line_at(struct reader *rd, size_t pos);
+void set_error(struct reader *rd, size_t pos, const char *fmt, ...);
+size_t gz_read(struct reader *rd, char *dst, size_t size);
+
+/* ---- inflater.c: the inflater thread ----------------------------------- */
+
+struct inflater *inflater_start(struct reader *rd);
+size_t inflater_read(struct inflater *in, char *dst, size_t size, uint64_t *raw);
+void inflater_stop(struct reader *rd);
+
+/* ---- event.c: the steps both decoders share ----------------------------- */
+
+/*
+ * The args object of one event as either decoder holds it: json-c's object
+ * (obj), else jscan's decoded fields (f).  Both are read by field id
+ * (jscan.h) with the same rules, so the two decoders keep the same args.
+ */
+struct arg_src {
+	struct trace *t;
+	json_object *obj;
+	const struct jval *f;
+};
+
+int text_int(struct trace *t, const char *s, int64_t *out);
+int text_id(const char *s, int64_t *id);
+void count_bad_time(struct trace *t, int r);
+int64_t checked_dur(struct trace *t, int r, int64_t dur, int64_t ts);
+uint32_t args_take(const struct arg_src *s, int is_memory);
+void flow_add(struct trace *t, struct flow *f, int ph, int64_t pid,
+    const char *pid_text, int64_t tid, const char *tid_text, int64_t ts,
+    uint16_t cat, const char *bp);
+uint16_t event_category(struct trace *t, const char *name, size_t name_len,
+    const char *cat_s, size_t cat_len, enum cat_kind *kind);
+int event_start(struct trace *t, struct event *ev, int ph, int64_t ts,
+    int64_t pid, const char *pid_text, int64_t tid, const char *tid_text);
+int event_fill(struct trace *t, struct event *ev, int ph, int dur_r,
+    int64_t dur, uint32_t name_id, const char *name, uint16_t cat,
+    enum cat_kind kind, uint8_t cls);
+void event_add(struct trace *t, const struct event *ev, int ph);
+
+/* ---- event_jsonc.c: the json-c decoder --------------------------------- */
+
+int get_int(struct trace *t, json_object *obj, const char *key, int64_t *out);
+int get_double(json_object *obj, const char *key, double *out);
+uint32_t intern_arg(struct trace *t, json_object *args, const char *key);
+int take_event(struct trace *t, json_object *obj);
+void take_header(struct trace *t, const char *key, json_object *v);
+
+/* ---- event_jscan.c: the fast decoder ----------------------------------- */
+
+int jv_int(struct trace *t, const struct jval *v, int64_t *out);
+int jv_double(const struct jval *v, double *out);
+uint32_t jv_intern(struct trace *t, const struct jval *v);
+int jscan_takes(const struct jval *f);
+int take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc);
+
+/* ---- taker.c: the taker thread ----------------------------------------- */
+
+struct taker *taker_start(struct reader *rd);
+void taker_stop(struct reader *rd);
+void rd_sync(struct reader *rd);
+void op_apply(struct reader *rd, const struct op *op, const struct jval *f);
+void rd_emit(struct reader *rd, int kind, json_object *obj, char *key);
+void rd_emit_jscan(struct reader *rd, const char *raw, size_t len);
+
+/* ---- halves.c: two halves ---------------------------------------------- */
+
+uint64_t half_at(const struct half *h);
+int half_cancelled(struct half *h);
+void half_unsupported(struct half *h);
+void half_defer(struct half *h, const struct op *op);
+void half_start(struct reader *rd);
+void half_abandon(struct reader *rd);
+int half_join(struct reader *rd);
+
+/* ---- load.c: the document ---------------------------------------------- */
+
+int read_events(struct reader *rd);
+int read_object(struct reader *rd, int resume);
+
+#endif

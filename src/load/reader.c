@@ -1,0 +1,457 @@
+/*
+ * reader.c — the byte stream under the decoders: reading the file (plain,
+ * or gzip inflated here or by the inflater thread), the read buffer that
+ * keeps a value's start while it is marked, line counting for messages,
+ * progress, and the JSON values read with json-c's tokener (or skipped,
+ * when nested too deep for it).  Also a reader's setup and release.
+ */
+#include "config.h"
+
+#include "load/load.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "load/jscan.h"
+#include "load/load_int.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
+
+#define IN_CHUNK (256u << 10)
+#define PROGRESS_EVERY (8u << 20)
+/*
+ * One value may hold on to the read buffer (to be skipped if it is nested
+ * too deeply for json-c) up to this size; beyond, its start is let go.
+ */
+#define MARK_LIMIT ((size_t)256 << 20)
+
+/* Returns how many newlines the n bytes at p hold. */
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	uint64_t lines = 0;
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	/* per-byte counters (cmpeq gives -1 per match), summed every 255 rounds */
+	while (i + 16 <= n) {
+		__m128i acc = zero;
+		uint64_t sums[2];
+
+		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(x, nl));
+		}
+		_mm_storeu_si128((__m128i *)(void *)sums, _mm_sad_epu8(acc, zero));
+		lines += sums[0] + sums[1];
+	}
+#endif
+	for (; i < n; i++)
+		lines += p[i] == '\n';
+	return lines;
+}
+
+/* Returns the 1-based line of buffer position pos (>= rd->counted). */
+uint64_t
+rd_line_at(struct reader *rd, size_t pos)
+{
+	if (pos > rd->counted)
+		rd->lines += count_lines(rd->buf + rd->counted, pos - rd->counted);
+	rd->counted = pos;
+	return rd->lines + 1;
+}
+
+void
+set_error(struct reader *rd, size_t pos, const char *fmt, ...)
+{
+	char what[600];
+	va_list ap;
+	uint64_t off = rd->base + pos, line = rd_line_at(rd, pos);
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	snprintf(rd->err->msg, sizeof rd->err->msg, "%s: byte %llu (line %llu): %s",
+	    rd->path, (unsigned long long)off, (unsigned long long)line, what);
+	rd->err_off = off;
+	rd->err_line = line;
+	memcpy(rd->err_what, what, sizeof what);
+	rd->err_set = 1;
+}
+
+/*
+ * Reads up to size raw bytes of the file into dst; 0 at the end.  A read
+ * error ends the data too, with rd->bad set.
+ */
+static size_t
+raw_read(struct reader *rd, void *dst, size_t size)
+{
+	for (;;) {
+		ssize_t n = read(rd->fd, dst, size);
+
+		if (n >= 0) {
+			rd->raw_read += (uint64_t)n;
+			return (size_t)n;
+		}
+		if (errno == EINTR)
+			continue;
+		rd->bad = 1;
+		snprintf(rd->badmsg, sizeof rd->badmsg, "read error at byte %llu: %s",
+		    (unsigned long long)rd->raw_read, strerror(errno));
+		return 0;
+	}
+}
+
+/* Moves the unread compressed input to the front and reads more after it. */
+static void
+fill_input(struct reader *rd)
+{
+	size_t have = rd->z.avail_in, n;
+
+	if (rd->in_eof)
+		return;
+	memmove(rd->in, rd->z.next_in, have);
+	n = raw_read(rd, rd->in + have, IN_CHUNK - have);
+	if (n == 0)
+		rd->in_eof = 1;
+	rd->z.next_in = rd->in;
+	rd->z.avail_in = (uInt)(have + n);
+}
+
+static void
+gz_corrupt(struct reader *rd, const char *why)
+{
+	rd->bad = 1;
+	rd->z_done = 1;
+	snprintf(rd->badmsg, sizeof rd->badmsg,
+	    "corrupt gzip data at compressed byte %llu: %s",
+	    (unsigned long long)(rd->raw_read - rd->z.avail_in),
+	    why != NULL ? why : "unknown error");
+}
+
+/*
+ * Inflates up to size bytes into dst; returns how many, 0 at the end.  Every
+ * byte inflated before corrupt data is kept (zlib's gzread() would drop the
+ * last call's output); a cut-off stream simply ends, and the JSON reader
+ * counts what it could not use.  Concatenated gzip members are read in turn;
+ * anything else after a member is counted as trailing bytes.
+ */
+size_t
+gz_read(struct reader *rd, char *dst, size_t size)
+{
+	rd->z.next_out = (unsigned char *)dst;
+	rd->z.avail_out = (uInt)(size > UINT32_MAX ? UINT32_MAX : size);
+	while (!rd->z_done && rd->z.next_out == (unsigned char *)dst) {
+		int zr;
+
+		if (rd->z.avail_in == 0) {
+			fill_input(rd);
+			if (rd->z.avail_in == 0) {
+				rd->z_done = rd->gz_cut = 1;
+				break;
+			}
+		}
+		zr = inflate(&rd->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END) {
+			if (rd->z.avail_in < 2)
+				fill_input(rd);
+			if (rd->z.avail_in == 0) {
+				rd->z_done = 1;
+			} else if (rd->z.avail_in >= 2 && rd->z.next_in[0] == 0x1f &&
+			    rd->z.next_in[1] == 0x8b) {
+				inflateReset(&rd->z);   /* the next member */
+			} else {
+				uint64_t n = rd->z.avail_in;
+
+				rd->z.avail_in = 0;
+				while (fill_input(rd), rd->z.avail_in > 0) {
+					n += rd->z.avail_in;
+					rd->z.avail_in = 0;
+				}
+				rd->t->warn.trailing_bytes += n;
+				rd->z_done = 1;
+			}
+		} else if (zr == Z_MEM_ERROR) {
+			fprintf(stderr, "gantty: out of memory inflating %s\n", rd->path);
+			abort();
+		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			gz_corrupt(rd, rd->z.msg);
+		}
+	}
+	return (size_t)((char *)rd->z.next_out - dst);
+}
+
+/* Reads the next bytes of the (decompressed) stream into dst; 0 at the end. */
+static size_t
+rd_read(struct reader *rd, char *dst, size_t size)
+{
+	size_t got;
+
+	if (rd->inflater != NULL)
+		return inflater_read(rd->inflater, dst, size, &rd->raw_seen);
+	if (rd->gzip) {
+		got = gz_read(rd, dst, size);
+		rd->raw_seen = rd->raw_read;
+		return got;
+	}
+	if (rd->z.avail_in > 0) {       /* bytes read to look for the magic */
+		size_t n = rd->z.avail_in < size ? rd->z.avail_in : size;
+
+		memcpy(dst, rd->z.next_in, n);
+		rd->z.next_in += n;
+		rd->z.avail_in -= (uInt)n;
+		return n;
+	}
+	got = rd->bad ? 0 : raw_read(rd, dst, size);
+	rd->raw_seen = rd->raw_read;
+	return got;
+}
+
+/* Reads the first bytes and sets up inflating if they are gzip's magic. */
+void
+rd_open(struct reader *rd)
+{
+	rd->in = xmalloc(IN_CHUNK);
+	rd->z.next_in = rd->in;
+	rd->z.avail_in = 0;
+	while (rd->z.avail_in < 2 && !rd->in_eof)
+		fill_input(rd);
+	if (rd->z.avail_in >= 2 && rd->in[0] == 0x1f && rd->in[1] == 0x8b) {
+		rd->gzip = 1;
+		if (inflateInit2(&rd->z, 15 + 16) != Z_OK) {
+			fprintf(stderr, "gantty: out of memory inflating %s\n", rd->path);
+			abort();
+		}
+		rd->z_ready = 1;
+	}
+}
+
+/*
+ * Reads the next chunk once the buffer is used up (keeping buf[mark..) when
+ * a value is marked).  Returns 0 at the end.
+ */
+int
+rd_refill(struct reader *rd)
+{
+	size_t keep = rd->marked ? rd->mark : rd->len, n;
+
+	if (rd->eof)
+		return 0;
+	rd_line_at(rd, keep);
+	rd->base += keep;
+	if (keep > 0 && keep < rd->len)
+		memmove(rd->buf, rd->buf + keep, rd->len - keep);
+	rd->len -= keep;
+	rd->pos -= keep;
+	rd->mark = 0;
+	rd->counted = 0;
+	if (rd->marked && rd->len >= MARK_LIMIT) {
+		rd->marked = 0;         /* too big to keep: let its start go */
+		rd_line_at(rd, rd->len);
+		rd->base += rd->len;
+		rd->pos -= rd->len;
+		rd->len = rd->counted = 0;
+	}
+	if (rd->len + READ_CHUNK / 2 > rd->cap) {
+		rd->cap *= 2;
+		rd->buf = xreallocarray(rd->buf, rd->cap, 1);
+	} else if (rd->len == 0 && rd->cap > READ_CHUNK) {
+		free(rd->buf);
+		rd->cap = READ_CHUNK;
+		rd->buf = xmalloc(rd->cap);
+	}
+	n = rd_read(rd, rd->buf + rd->len, rd->cap - rd->len);
+	if (n == 0) {
+		rd->eof = 1;
+		return 0;
+	}
+	rd->len += n;
+	if (rd->opts != NULL && rd->opts->progress != NULL &&
+	    rd->base + rd->len >= rd->next_progress) {
+		uint64_t done = rd->raw_seen;
+
+		/* the other half goes as fast: say how far both are */
+		if (rd->half != NULL && rd->base + rd->len < half_at(rd->half))
+			done = (uint64_t)((double)done * (double)rd->file_size /
+			    (double)half_at(rd->half));
+		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
+		rd->opts->progress(done, rd->file_size, rd->opts->progress_ctx);
+	}
+	return 1;
+}
+
+/* Skips white space; returns the next byte (not consumed) or -1 at the end. */
+int
+rd_peek(struct reader *rd)
+{
+	for (;;) {
+		while (rd->pos < rd->len) {
+			char c = rd->buf[rd->pos];
+
+			if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+				return (unsigned char)c;
+			rd->pos++;
+		}
+		if (!rd_refill(rd))
+			return -1;
+	}
+}
+
+/*
+ * Parses one JSON value at the read position.  RD_OK: *out is the value (NULL
+ * for null), consumed.  RD_EOF: the input ended inside it.  RD_DEEP: it nests
+ * deeper than json-c parses (MAX_DEPTH); the read position is back at its
+ * start, for rd_skip().  RD_ERR: invalid JSON, message set.
+ */
+int
+rd_value(struct reader *rd, json_object **out)
+{
+	json_tokener_reset(rd->tok);
+	rd->mark = rd->pos;
+	rd->marked = 1;
+	for (;;) {
+		size_t avail = rd->len - rd->pos;
+		enum json_tokener_error jerr;
+		json_object *o;
+
+		if (avail == 0) {
+			if (!rd_refill(rd)) {
+				rd->marked = 0;
+				return RD_EOF;
+			}
+			continue;
+		}
+		if (avail > INT32_MAX)
+			avail = INT32_MAX;
+		o = json_tokener_parse_ex(rd->tok, rd->buf + rd->pos, (int)avail);
+		jerr = json_tokener_get_error(rd->tok);
+		if (jerr == json_tokener_success) {
+			rd->pos += json_tokener_get_parse_end(rd->tok);
+			rd->marked = 0;
+			*out = o;
+			return RD_OK;
+		}
+		if (jerr == json_tokener_continue) {
+			rd->pos += avail;
+			continue;
+		}
+		if (jerr == json_tokener_error_depth && rd->marked) {
+			rd->pos = rd->mark;
+			rd->marked = 0;
+			return RD_DEEP;
+		}
+		rd->marked = 0;
+		set_error(rd, rd->pos + json_tokener_get_parse_end(rd->tok),
+		    "invalid JSON: %s", json_tokener_error_desc(jerr));
+		return RD_ERR;
+	}
+}
+
+/*
+ * Skips the array or object at the read position without building it: only
+ * brackets outside strings are counted, so any depth costs O(1) memory.
+ * Returns RD_OK past its end, or RD_EOF.
+ */
+int
+rd_skip(struct reader *rd)
+{
+	uint64_t depth = 0;
+	int in_str = 0, esc = 0;
+
+	for (;;) {
+		while (rd->pos < rd->len) {
+			char c = rd->buf[rd->pos++];
+
+			if (in_str) {
+				if (esc)
+					esc = 0;
+				else if (c == '\\')
+					esc = 1;
+				else if (c == '"')
+					in_str = 0;
+			} else if (c == '"') {
+				in_str = 1;
+			} else if (c == '[' || c == '{') {
+				depth++;
+			} else if ((c == ']' || c == '}') && depth > 0 && --depth == 0) {
+				return RD_OK;
+			}
+		}
+		if (!rd_refill(rd))
+			return RD_EOF;
+	}
+}
+
+/* Reads to the end, returning how many bytes were left. */
+uint64_t
+rd_drain(struct reader *rd)
+{
+	uint64_t from = rd_offset(rd);
+
+	rd->pos = rd->len;
+	while (rd_refill(rd))
+		rd->pos = rd->len;
+	return rd->base + rd->len - from;
+}
+
+/*
+ * A new json-c tokener as the loader parses with: strict, at most MAX_DEPTH
+ * deep.  Never NULL (out of memory is fatal).
+ */
+json_tokener *
+rd_tokener(void)
+{
+	json_tokener *tok = json_tokener_new_ex(MAX_DEPTH);
+
+	if (tok == NULL) {
+		fprintf(stderr, "gantty: out of memory\n");
+		abort();
+	}
+	json_tokener_set_flags(tok, 0);
+	return tok;
+}
+
+/* Frees what a reader owns besides its trace and error (after reading). */
+void
+rd_release(struct reader *rd)
+{
+	if (rd->tok != NULL)
+		json_tokener_free(rd->tok);
+	jscan_free(&rd->js);
+	free(rd->classes.cls);
+	free(rd->buf);
+	free(rd->in);
+	if (rd->z_ready)
+		inflateEnd(&rd->z);
+	if (rd->fd >= 0)
+		close(rd->fd);
+}
+
+/* Sets up a reader of path's fd for load_trace() or the second half. */
+void
+rd_init(struct reader *rd, int fd, const char *path, struct trace *t,
+    struct load_error *err)
+{
+	memset(rd, 0, sizeof *rd);
+	rd->fd = fd;
+	rd->path = path;
+	rd->cap = READ_CHUNK;
+	rd->buf = xmalloc(rd->cap);
+	rd->err = err;
+	rd->t = t;
+	rd->tok = rd_tokener();
+	jscan_init(&rd->js);
+}
+
