@@ -404,9 +404,9 @@ reseal(unsigned char *buf, size_t len)
 	struct cache_header h;
 
 	memcpy(&h, buf, sizeof h);
-	h.payload_hash = hash_bytes(buf + sizeof h, len - sizeof h);
+	h.payload_hash = cache_hash_bytes(buf + sizeof h, len - sizeof h);
 	h.header_hash = 0;
-	h.header_hash = hash_bytes(&h, sizeof h);
+	h.header_hash = cache_hash_bytes(&h, sizeof h);
 	memcpy(buf, &h, sizeof h);
 }
 

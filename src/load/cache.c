@@ -44,7 +44,7 @@ _Static_assert(sizeof(struct track) % 8 == 0, "tracks are read in place");
 #define CACHE_BYTE_ORDER 0x0102030405060708ull
 
 void
-say(char *buf, size_t size, const char *fmt, ...)
+load_say(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -81,7 +81,7 @@ load64(const unsigned char *p)
 }
 
 void
-hash_init(struct hash *h)
+cache_hash_init(struct hash *h)
 {
 	memset(h, 0, sizeof *h);
 	h->v[0] = P1 + P2;
@@ -98,7 +98,7 @@ hash_block(uint64_t v[4], const unsigned char *p)
 }
 
 void
-hash_update(struct hash *h, const void *data, size_t len)
+cache_hash_update(struct hash *h, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
@@ -124,7 +124,7 @@ hash_update(struct hash *h, const void *data, size_t len)
 }
 
 uint64_t
-hash_final(const struct hash *h)
+cache_hash_final(const struct hash *h)
 {
 	uint64_t x = rotl(h->v[0], 1) + rotl(h->v[1], 7) + rotl(h->v[2], 12) +
 	    rotl(h->v[3], 18);
@@ -142,13 +142,13 @@ hash_final(const struct hash *h)
 }
 
 uint64_t
-hash_bytes(const void *p, size_t len)
+cache_hash_bytes(const void *p, size_t len)
 {
 	struct hash h;
 
-	hash_init(&h);
-	hash_update(&h, p, len);
-	return hash_final(&h);
+	cache_hash_init(&h);
+	cache_hash_update(&h, p, len);
+	return cache_hash_final(&h);
 }
 
 static int64_t
@@ -173,7 +173,7 @@ cache_dir(char *buf, size_t size)
 }
 
 void
-key_of_stat(struct cache_key *k, const struct stat *st)
+cache_key_of_stat(struct cache_key *k, const struct stat *st)
 {
 	k->dev = (uint64_t)st->st_dev;
 	k->ino = (uint64_t)st->st_ino;
@@ -191,21 +191,21 @@ cache_key_get(struct cache_key *k, const char *path, char *why, size_t whysize)
 
 	memset(k, 0, sizeof *k);
 	if (strcmp(path, "-") == 0) {
-		say(why, whysize, "standard input is not cached");
+		load_say(why, whysize, "standard input is not cached");
 		return -1;
 	}
 	if ((abs = realpath(path, NULL)) == NULL || stat(abs, &st) < 0) {
-		say(why, whysize, "%s: %s", path, strerror(errno));
+		load_say(why, whysize, "%s: %s", path, strerror(errno));
 		free(abs);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		say(why, whysize, "%s: not a regular file", path);
+		load_say(why, whysize, "%s: not a regular file", path);
 		free(abs);
 		return -1;
 	}
 	k->abspath = abs;
-	key_of_stat(k, &st);
+	cache_key_of_stat(k, &st);
 	clock_gettime(CLOCK_REALTIME, &now);
 	k->now_ns = ts_ns(&now);
 	return 0;
@@ -234,7 +234,7 @@ cache_path(char *buf, size_t size, const char *dir, const struct cache_key *k)
 		    *base == '_' ? *base : '_';
 	name[j] = '\0';
 	n = snprintf(buf, size, "%s/%s-%016llx.gantty", dir, name,
-	    (unsigned long long)hash_bytes(k->abspath, strlen(k->abspath)));
+	    (unsigned long long)cache_hash_bytes(k->abspath, strlen(k->abspath)));
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
@@ -288,7 +288,7 @@ payload_size(const struct cache_header *h, uint64_t *size)
 }
 
 void
-header_fill(struct cache_header *h, const struct cache_key *k)
+event_header_fill(struct cache_header *h, const struct cache_key *k)
 {
 	memset(h, 0, sizeof *h);
 	memcpy(h->magic, CACHE_MAGIC, sizeof h->magic);
@@ -334,7 +334,7 @@ checksum_main(void *arg)
 {
 	struct checksum *c = arg;
 
-	c->sum = hash_bytes(c->p, c->len);
+	c->sum = cache_hash_bytes(c->p, c->len);
 	return NULL;
 }
 
@@ -374,7 +374,7 @@ r_array(struct reader *r, size_t n, size_t elem)
 }
 
 #define CHECK(cond, what) \
-	do { if (!(cond)) { say(why, whysize, "corrupt: %s", what); return -1; } } while (0)
+	do { if (!(cond)) { load_say(why, whysize, "corrupt: %s", what); return -1; } } while (0)
 
 static int
 in_time(int64_t v)
@@ -616,19 +616,19 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	memset(&r, 0, sizeof r);
 	if (cache_path(file, sizeof file, dir, k) < 0 ||
 	    (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		say(why, whysize, "absent");
+		load_say(why, whysize, "absent");
 		goto out;
 	}
 	if (fstat(fd, &st) < 0 || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
-		say(why, whysize, "corrupt: short header");
+		load_say(why, whysize, "corrupt: short header");
 		goto out_close;
 	}
 	hh = h.header_hash;
 	h.header_hash = 0;
-	header_fill(&want, k);
+	event_header_fill(&want, k);
 	if (memcmp(h.magic, want.magic, sizeof h.magic) != 0 ||
-	    hash_bytes(&h, sizeof h) != hh) {
-		say(why, whysize, "corrupt: header");
+	    cache_hash_bytes(&h, sizeof h) != hh) {
+		load_say(why, whysize, "corrupt: header");
 		goto out_close;
 	}
 	if (h.format != want.format || h.byte_order != want.byte_order ||
@@ -637,24 +637,24 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	    h.sz_track != want.sz_track || h.sz_device != want.sz_device ||
 	    h.sz_warn != want.sz_warn ||
 	    memcmp(h.version, want.version, sizeof h.version) != 0) {
-		say(why, whysize, "written by another build");
+		load_say(why, whysize, "written by another build");
 		goto out_close;
 	}
 	if (h.dev != want.dev || h.ino != want.ino || h.size != want.size ||
 	    h.mtime_ns != want.mtime_ns || h.ctime_ns != want.ctime_ns ||
 	    h.pathlen != want.pathlen) {
-		say(why, whysize, "stale");
+		load_say(why, whysize, "stale");
 		goto out_close;
 	}
 	if (payload_size(&h, &size) < 0 ||
 	    (uint64_t)st.st_size != sizeof h + size) {
-		say(why, whysize, "corrupt: size");
+		load_say(why, whysize, "corrupt: size");
 		goto out_close;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 	    fd, 0);
 	if (map == MAP_FAILED) {
-		say(why, whysize, "not mapped: %s", strerror(errno));
+		load_say(why, whysize, "not mapped: %s", strerror(errno));
 		goto out_close;
 	}
 	t->map = map;
@@ -665,13 +665,13 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	checksum_start(&sum, r.p, (size_t)size);
 	abspath = r_array(&r, h.pathlen, 1);
 	if (r.failed || memcmp(abspath, k->abspath, h.pathlen) != 0) {
-		say(why, whysize, "stale: another file's");
+		load_say(why, whysize, "stale: another file's");
 		goto out_close;
 	}
 	if (read_payload(&r, t, &h, why, whysize) < 0)
 		goto out_close;
 	if (r.off != r.len) {
-		say(why, whysize, "corrupt: size");
+		load_say(why, whysize, "corrupt: size");
 		goto out_close;
 	}
 	t->world_size = h.world_size;
@@ -686,7 +686,7 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	t->end_ns = h.end_ns;
 	t->warn = h.warn;
 	if (h.dist_backend < 0 || h.dist_backend > UINT32_MAX) {
-		say(why, whysize, "corrupt: backend name");
+		load_say(why, whysize, "corrupt: backend name");
 		goto out_close;
 	}
 	if (validate(t, why, whysize) < 0)
@@ -694,7 +694,7 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	rc = 0;
 out_close:
 	if (sum.p != NULL && checksum_end(&sum) != h.payload_hash) {
-		say(why, whysize, "corrupt: checksum");     /* says most */
+		load_say(why, whysize, "corrupt: checksum");     /* says most */
 		rc = -1;
 	}
 	close(fd);              /* the mapping stays */
@@ -711,17 +711,17 @@ cache_load_trace(struct trace *t, const char *path, const struct load_opts *opts
 	struct cache_key k;
 	char why[512], why2[512], file[PATH_MAX];
 
-	say(note, notesize, "%s", "");
+	load_say(note, notesize, "%s", "");
 	if (dir == NULL)
 		return load_trace(t, path, opts, err);
 	if (cache_key_get(&k, path, why, sizeof why) < 0) {
-		say(note, notesize, "%s: not cached: %s", path, why);
+		load_say(note, notesize, "%s: not cached: %s", path, why);
 		return load_trace(t, path, opts, err);
 	}
 	if (cache_path(file, sizeof file, dir, &k) < 0)
 		snprintf(file, sizeof file, "%s", dir);
 	if (cache_load(t, path, dir, &k, why, sizeof why) == 0) {
-		say(note, notesize, "%s: loaded from %s", path, file);
+		load_say(note, notesize, "%s: loaded from %s", path, file);
 		cache_key_free(&k);
 		return 0;
 	}
@@ -730,9 +730,9 @@ cache_load_trace(struct trace *t, const char *path, const struct load_opts *opts
 		return -1;
 	}
 	if (cache_store(t, dir, &k, why2, sizeof why2) == 0)
-		say(note, notesize, "%s: cache %s, written to %s", path, why, file);
+		load_say(note, notesize, "%s: cache %s, written to %s", path, why, file);
 	else
-		say(note, notesize, "%s: cache %s, not written: %s", path, why, why2);
+		load_say(note, notesize, "%s: cache %s, not written: %s", path, why, why2);
 	cache_key_free(&k);
 	return 0;
 }

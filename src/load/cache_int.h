@@ -70,16 +70,16 @@ struct hash {
 	uint64_t total;
 };
 
-void hash_init(struct hash *h);
-void hash_update(struct hash *h, const void *data, size_t len);
-uint64_t hash_final(const struct hash *h);
-uint64_t hash_bytes(const void *p, size_t len);
+void cache_hash_init(struct hash *h);
+void cache_hash_update(struct hash *h, const void *data, size_t len);
+uint64_t cache_hash_final(const struct hash *h);
+uint64_t cache_hash_bytes(const void *p, size_t len);
 
 /* snprintf() into buf (size bytes, may be 0): a why or note for the caller. */
-void say(char *buf, size_t size, const char *fmt, ...);
+void load_say(char *buf, size_t size, const char *fmt, ...);
 /* Sets k's dev, ino, size, mtime and ctime from st. */
-void key_of_stat(struct cache_key *k, const struct stat *st);
+void cache_key_of_stat(struct cache_key *k, const struct stat *st);
 /* Fills h's magic, version, record sizes and key from k; zeroes the rest. */
-void header_fill(struct cache_header *h, const struct cache_key *k);
+void event_header_fill(struct cache_header *h, const struct cache_key *k);
 
 #endif

@@ -62,7 +62,7 @@ w_put(struct writer *w, const void *data, size_t len)
 {
 	if (len == 0)
 		return;         /* data may be NULL (an empty array) */
-	hash_update(&w->h, data, len);
+	cache_hash_update(&w->h, data, len);
 	w->off += len;
 	if (w->nbuf + len > WBUF_SIZE) {
 		w_flush(w);
@@ -200,44 +200,44 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	int n;
 
 	if (k->now_ns - k->mtime_ns < (int64_t)CACHE_RACY_S * 1000000000) {
-		say(why, whysize, "modified less than %d s before it was opened",
+		load_say(why, whysize, "modified less than %d s before it was opened",
 		    CACHE_RACY_S);
 		return -1;
 	}
 	if (stat(k->abspath, &st) < 0) {
-		say(why, whysize, "%s: %s", k->abspath, strerror(errno));
+		load_say(why, whysize, "%s: %s", k->abspath, strerror(errno));
 		return -1;
 	}
 	memset(&now, 0, sizeof now);
-	key_of_stat(&now, &st);
+	cache_key_of_stat(&now, &st);
 	if (now.dev != k->dev || now.ino != k->ino || now.size != k->size ||
 	    now.mtime_ns != k->mtime_ns || now.ctime_ns != k->ctime_ns) {
-		say(why, whysize, "the file changed while it loaded");
+		load_say(why, whysize, "the file changed while it loaded");
 		return -1;
 	}
 	if (t->nevents > UINT32_MAX || t->strs.count == 0 ||
 	    t->byname.start == NULL || t->byname.nnames > t->strs.count ||
 	    t->cat_slices == NULL) {
-		say(why, whysize, "the model cannot be cached");
+		load_say(why, whysize, "the model cannot be cached");
 		return -1;
 	}
 	if (cache_path(final, sizeof final, dir, k) < 0 ||
 	    (n = snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", dir)) < 0 ||
 	    (size_t)n >= sizeof tmp) {
-		say(why, whysize, "cache path too long");
+		load_say(why, whysize, "cache path too long");
 		return -1;
 	}
 	if (mkdir_p(dir) < 0) {
-		say(why, whysize, "cannot create %s: %s", dir, strerror(errno));
+		load_say(why, whysize, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	memset(&w, 0, sizeof w);
 	if ((w.fd = mkstemp(tmp)) < 0) {
-		say(why, whysize, "cannot write in %s: %s", dir, strerror(errno));
+		load_say(why, whysize, "cannot write in %s: %s", dir, strerror(errno));
 		return -1;
 	}
 
-	header_fill(&h, k);
+	event_header_fill(&h, k);
 	h.nstrs = t->strs.count;
 	h.strbytes = 0;
 	for (uint32_t id = 0; id < t->strs.count; id++)
@@ -277,11 +277,11 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	if (lseek(w.fd, (off_t)sizeof h, SEEK_SET) < 0)
 		w.failed = errno;
 	w.buf = xmalloc(WBUF_SIZE);
-	hash_init(&w.h);
+	cache_hash_init(&w.h);
 	write_payload(&w, t, k, &h);
 	free(w.buf);
-	h.payload_hash = hash_final(&w.h);
-	h.header_hash = hash_bytes(&h, sizeof h);
+	h.payload_hash = cache_hash_final(&w.h);
+	h.header_hash = cache_hash_bytes(&h, sizeof h);
 	if (w.failed == 0 && pwrite(w.fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
 		w.failed = errno ? errno : EIO;
 	/* No fsync: a cache torn by a crash fails its checksum and is rebuilt. */
@@ -290,7 +290,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	if (w.failed == 0 && rename(tmp, final) < 0)
 		w.failed = errno;
 	if (w.failed != 0) {
-		say(why, whysize, "writing %s: %s", final, strerror(w.failed));
+		load_say(why, whysize, "writing %s: %s", final, strerror(w.failed));
 		unlink(tmp);
 		return -1;
 	}

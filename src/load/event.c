@@ -1,6 +1,6 @@
 /*
  * event.c — the steps of reading an event that both decoders share
- * (take_event() over json-c, take_jscan() over jscan's fields), each
+ * (event_jsonc_take() over json-c, event_jscan_take() over jscan's fields), each
  * decoder reading the fields in between its own way: integers and ids
  * given as strings, time and duration checks, the args rules (read by
  * field id from either decoder's values), flow endpoints, and an event's
@@ -57,7 +57,7 @@ text_id(const char *s, int64_t *id)
 
 /* Counts a failed time field: -1 unparseable, -2 out of range. */
 void
-count_bad_time(struct trace *t, int r)
+event_count_bad_time(struct trace *t, int r)
 {
 	if (r == -2)
 		t->warn.int_overflow++;
@@ -72,10 +72,10 @@ count_bad_time(struct trace *t, int r)
  * good one is counted.
  */
 int64_t
-checked_dur(struct trace *t, int r, int64_t dur, int64_t ts)
+event_checked_dur(struct trace *t, int r, int64_t dur, int64_t ts)
 {
 	if (r < 0) {
-		count_bad_time(t, r);
+		event_count_bad_time(t, r);
 		dur = 0;
 	} else if (r == 0) {
 		t->warn.missing_fields++;
@@ -109,21 +109,21 @@ static const char *const field_key[JF_COUNT] = {
 static int
 src_int(const struct arg_src *s, int field, int64_t *out)
 {
-	return s->obj != NULL ? get_int(s->t, s->obj, field_key[field], out) :
+	return s->obj != NULL ? load_get_int(s->t, s->obj, field_key[field], out) :
 	    jv_int(s->t, &s->f[field], out);
 }
 
 static int
 src_double(const struct arg_src *s, int field, double *out)
 {
-	return s->obj != NULL ? get_double(s->obj, field_key[field], out) :
+	return s->obj != NULL ? load_get_double(s->obj, field_key[field], out) :
 	    jv_double(&s->f[field], out);
 }
 
 static uint32_t
 src_intern(const struct arg_src *s, int field)
 {
-	return s->obj != NULL ? intern_arg(s->t, s->obj, field_key[field]) :
+	return s->obj != NULL ? event_intern_arg(s->t, s->obj, field_key[field]) :
 	    jv_intern(s->t, &s->f[field]);
 }
 
@@ -244,7 +244,7 @@ event_fill(struct trace *t, struct event *ev, int ph, int dur_r, int64_t dur,
     uint32_t name_id, const char *name, uint16_t cat, enum cat_kind kind,
     uint8_t cls)
 {
-	ev->dur_ns = ph == 'X' ? checked_dur(t, dur_r, dur, ev->ts_ns) : 0;
+	ev->dur_ns = ph == 'X' ? event_checked_dur(t, dur_r, dur, ev->ts_ns) : 0;
 	ev->name = name_id;
 	ev->cat = cat;
 	ev->link = EV_NONE;

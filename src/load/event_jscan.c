@@ -1,6 +1,6 @@
 /*
  * event_jscan.c — the fast decoder's reading of an event: the same reading
- * as take_event() and its helpers (event_jsonc.c), over the values jscan
+ * as event_jsonc_take() and its helpers (event_jsonc.c), over the values jscan
  * decoded instead of a json-c object; the two must agree exactly
  * (tests/fastload.sh compares them on every corpus trace).  jscan_takes()
  * says which decoded events it handles; the rest go through json-c.
@@ -47,7 +47,7 @@ jv_str(const struct jval *v, size_t *len)
 	return v->s;
 }
 
-/* get_int() */
+/* load_get_int() */
 int
 jv_int(struct trace *t, const struct jval *v, int64_t *out)
 {
@@ -70,7 +70,7 @@ jv_int(struct trace *t, const struct jval *v, int64_t *out)
 	}
 }
 
-/* get_double() */
+/* load_get_double() */
 int
 jv_double(const struct jval *v, double *out)
 {
@@ -137,7 +137,7 @@ jv_time(const struct jval *v, int64_t *ns)
 	}
 }
 
-/* get_id(), for any value but a double (declined by take_jscan()) */
+/* get_id(), for any value but a double (declined by event_jscan_take()) */
 static const char *
 jv_id(const struct jval *v, int64_t *id)
 {
@@ -221,7 +221,7 @@ jscan_flow(struct trace *t, const struct jval *f, int ph, int64_t pid,
 }
 
 /*
- * Returns whether take_jscan() handles the decoded event f; the rest (phase
+ * Returns whether event_jscan_take() handles the decoded event f; the rest (phase
  * C, unknown phases and a few rare value types) go through json-c.
  */
 int
@@ -257,9 +257,9 @@ kernel_class(struct class_cache *cc, uint32_t name_id, const char *name)
 	return (uint8_t)(cc->cls[name_id] - 1);
 }
 
-/* take_event() over a decoded event that jscan_takes(). */
+/* event_jsonc_take() over a decoded event that jscan_takes(). */
 int
-take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
+event_jscan_take(struct trace *t, const struct jval *f, struct class_cache *cc)
 {
 	const char *name, *cat_s, *pid_text, *tid_text;
 	size_t name_len = 0, cat_len = 0;
@@ -283,7 +283,7 @@ take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc)
 		if (r == 0)
 			t->warn.missing_fields++;
 		else
-			count_bad_time(t, r);
+			event_count_bad_time(t, r);
 		return 1;
 	}
 	cat_s = jv_str(&f[JF_CAT], &cat_len);

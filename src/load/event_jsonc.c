@@ -33,7 +33,7 @@ get_str(json_object *obj, const char *key, size_t *len)
 
 /* An integer argument: 1 found, 0 absent, -1 beyond int64. */
 int
-get_int(struct trace *t, json_object *obj, const char *key, int64_t *out)
+load_get_int(struct trace *t, json_object *obj, const char *key, int64_t *out)
 {
 	json_object *v;
 
@@ -62,7 +62,7 @@ get_int(struct trace *t, json_object *obj, const char *key, int64_t *out)
 }
 
 int
-get_double(json_object *obj, const char *key, double *out)
+load_get_double(json_object *obj, const char *key, double *out)
 {
 	json_object *v;
 
@@ -142,7 +142,7 @@ get_id(json_object *obj, const char *key, int64_t *id)
 }
 
 uint32_t
-intern_arg(struct trace *t, json_object *args, const char *key)
+event_intern_arg(struct trace *t, json_object *args, const char *key)
 {
 	size_t len;
 	const char *s = get_str(args, key, &len);
@@ -248,7 +248,7 @@ take_metadata(struct trace *t, json_object *obj, const char *name)
 		s = get_str(args, "name", &len);
 	else if (strcmp(name, "process_sort_index") == 0 ||
 	    strcmp(name, "thread_sort_index") == 0) {
-		if (get_int(t, args, "sort_index", &n) <= 0)
+		if (load_get_int(t, args, "sort_index", &n) <= 0)
 			return;
 	} else
 		return;
@@ -291,7 +291,7 @@ take_flow(struct trace *t, json_object *obj, int ph, int64_t pid,
  * an object with a "ph" phase, i.e. looked like a trace event.
  */
 int
-take_event(struct trace *t, json_object *obj)
+event_jsonc_take(struct trace *t, json_object *obj)
 {
 	const char *ph_s, *name, *cat_s, *pid_text, *tid_text;
 	size_t ph_len, name_len = 0, cat_len = 0;
@@ -333,7 +333,7 @@ take_event(struct trace *t, json_object *obj)
 		if (r == 0)
 			t->warn.missing_fields++;
 		else
-			count_bad_time(t, r);
+			event_count_bad_time(t, r);
 		return 1;
 	}
 	cat_s = get_str(obj, "cat", &cat_len);
@@ -382,19 +382,19 @@ take_devices(struct trace *t, json_object *arr)
 		if (d == NULL || !json_object_is_type(d, json_type_object))
 			continue;
 		memset(&p, 0, sizeof p);
-		p.id = get_int(t, d, "id", &v) > 0 ? v : (int64_t)i;
-		p.name = intern_arg(t, d, "name");
-		p.compute_major = get_int(t, d, "computeMajor", &v) > 0 ? (int32_t)v : -1;
-		p.compute_minor = get_int(t, d, "computeMinor", &v) > 0 ? (int32_t)v : -1;
-		p.num_sms = get_int(t, d, "numSms", &v) > 0 ? (int32_t)v : -1;
-		p.total_mem = get_int(t, d, "totalGlobalMem", &v) > 0 ? v : -1;
+		p.id = load_get_int(t, d, "id", &v) > 0 ? v : (int64_t)i;
+		p.name = event_intern_arg(t, d, "name");
+		p.compute_major = load_get_int(t, d, "computeMajor", &v) > 0 ? (int32_t)v : -1;
+		p.compute_minor = load_get_int(t, d, "computeMinor", &v) > 0 ? (int32_t)v : -1;
+		p.num_sms = load_get_int(t, d, "numSms", &v) > 0 ? (int32_t)v : -1;
+		p.total_mem = load_get_int(t, d, "totalGlobalMem", &v) > 0 ? v : -1;
 		xgrow(&t->devices, &t->devices_cap, t->ndevices + 1, sizeof *t->devices);
 		t->devices[t->ndevices++] = p;
 	}
 }
 
 void
-take_header(struct trace *t, const char *key, json_object *v)
+event_jsonc_header(struct trace *t, const char *key, json_object *v)
 {
 	int64_t n;
 
@@ -405,11 +405,11 @@ take_header(struct trace *t, const char *key, json_object *v)
 	} else if (strcmp(key, "distributedInfo") == 0 &&
 	    json_object_is_type(v, json_type_object)) {
 		t->has_distributed = 1;
-		if (get_int(t, v, "rank", &n) > 0)
+		if (load_get_int(t, v, "rank", &n) > 0)
 			t->dist_rank = n;
-		if (get_int(t, v, "world_size", &n) > 0)
+		if (load_get_int(t, v, "world_size", &n) > 0)
 			t->world_size = n;
-		t->dist_backend = intern_arg(t, v, "backend");
+		t->dist_backend = event_intern_arg(t, v, "backend");
 	} else if (strcmp(key, "baseTimeNanoseconds") == 0) {
 		if (json_object_is_type(v, json_type_int)) {
 			t->base_time_ns = json_object_get_int64(v);

@@ -35,7 +35,7 @@
  * half's work is dropped and the first reader reads on alone.  Header
  * values after the event array are held back by the second half and taken
  * in order once merged.  Messages of the second half are worded by
- * set_error() as they would be by one reader (their line numbers are
+ * load_set_error() as they would be by one reader (their line numbers are
  * counted from the first half's).
  */
 struct half {
@@ -46,7 +46,7 @@ struct half {
 	pthread_t thread;
 	int cancel;             /* set by the first half: stop (atomic) */
 	int unsupported;        /* it met what it cannot read apart */
-	int result;             /* read_events() and read_object()'s result */
+	int result;             /* load_read_events() and load_read_object()'s result */
 	struct op *headers;     /* held-back header values, in order */
 	size_t nheaders, headers_cap;
 };
@@ -80,10 +80,10 @@ static void *
 half_main(void *arg)
 {
 	struct half *h = arg;
-	int r = read_events(&h->rd);
+	int r = load_read_events(&h->rd);
 
 	if (r == RD_OK && !h->rd.t->legacy_array)
-		r = read_object(&h->rd, 1);
+		r = load_read_object(&h->rd, 1);
 	h->result = r;
 	return NULL;
 }
@@ -223,7 +223,7 @@ half_join(struct reader *rd)
 		return -1;
 	}
 	for (size_t i = 0; i < h->nheaders; i++)
-		op_apply(rd, &h->headers[i], NULL);     /* frees them */
+		taker_op_apply(rd, &h->headers[i], NULL);     /* frees them */
 	h->nheaders = 0;
 	/* rd becomes the second half's reader, lines counted from the start */
 	lines = rd_line_at(rd, rd->pos) - 1;

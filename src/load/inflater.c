@@ -15,7 +15,7 @@
 /*
  * With more than one thread, gzip data is inflated by a thread of its own
  * into a ring of blocks that rd_read() copies from, so inflating overlaps
- * decoding.  Only the inflater touches the zlib state and what gz_read()
+ * decoding.  Only the inflater touches the zlib state and what rd_gz_read()
  * sets (bad, badmsg, gz_cut, raw_read, warn.trailing_bytes) until it has
  * delivered the end; the reader looks at those only after it has seen the
  * end (or stopped the inflater).
@@ -54,7 +54,7 @@ inflater_main(void *arg)
 		pthread_mutex_unlock(&in->mu);
 		slot = in->head % NBLOCK;
 		while (filled < READ_CHUNK &&
-		    (n = gz_read(in->rd, in->data[slot] + filled, READ_CHUNK - filled)) > 0)
+		    (n = rd_gz_read(in->rd, in->data[slot] + filled, READ_CHUNK - filled)) > 0)
 			filled += n;
 		pthread_mutex_lock(&in->mu);
 		if (filled > 0) {

@@ -36,9 +36,9 @@ expect_error(struct reader *rd, int c, const char *what)
 	if (c < 0)
 		return RD_EOF;
 	if (c >= 0x20 && c < 0x7f)
-		set_error(rd, rd->pos, "expected %s, found '%c'", what, c);
+		load_set_error(rd, rd->pos, "expected %s, found '%c'", what, c);
 	else
-		set_error(rd, rd->pos, "expected %s, found byte 0x%02x", what, c);
+		load_set_error(rd, rd->pos, "expected %s, found byte 0x%02x", what, c);
 	return RD_ERR;
 }
 
@@ -82,7 +82,7 @@ rd_jscan_event(struct reader *rd)
 
 /* Reads the event array after its '['.  Returns RD_OK, RD_EOF or RD_ERR. */
 int
-read_events(struct reader *rd)
+load_read_events(struct reader *rd)
 {
 	int c = rd_peek(rd);
 
@@ -146,7 +146,7 @@ read_events(struct reader *rd)
  * its traceEvents (the second half's start).
  */
 int
-read_object(struct reader *rd, int resume)
+load_read_object(struct reader *rd, int resume)
 {
 	for (int first = !resume;; first = 0) {
 		json_object *key = NULL, *val = NULL;
@@ -186,7 +186,7 @@ read_object(struct reader *rd, int resume)
 			c = rd_peek(rd);
 			if (c != '[') {
 				if (c >= 0) {
-					set_error(rd, rd->pos,
+					load_set_error(rd, rd->pos,
 					    "traceEvents is not an array (not a trace)");
 					rd->err->not_trace = 1;
 					return RD_ERR;
@@ -194,7 +194,7 @@ read_object(struct reader *rd, int resume)
 				return RD_EOF;
 			}
 			rd->pos++;
-			if ((r = read_events(rd)) != RD_OK)
+			if ((r = load_read_events(rd)) != RD_OK)
 				return r;
 		} else {
 			r = rd_value(rd, &val);
@@ -259,10 +259,10 @@ read_document(struct reader *rd)
 	if (c == '[') {
 		rd->pos++;
 		rd->t->legacy_array = 1;
-		r = read_events(rd);
+		r = load_read_events(rd);
 	} else if (c == '{') {
 		rd->pos++;
-		r = read_object(rd, 0);
+		r = load_read_object(rd, 0);
 	} else {
 		expect_error(rd, c, "'{' or '[' at the start of a trace");
 		rd->err->not_trace = 1;
@@ -331,7 +331,7 @@ read_document(struct reader *rd)
 		return 0;
 	}
 	if (!rd->events_seen) {
-		set_error(rd, rd->pos, "no traceEvents array (not a trace)");
+		load_set_error(rd, rd->pos, "no traceEvents array (not a trace)");
 		rd->err->not_trace = 1;
 		return -1;
 	}

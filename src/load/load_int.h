@@ -91,7 +91,7 @@ struct reader {
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
 
-	/* the last error set_error() wrote, in parts (see half_join()) */
+	/* the last error load_set_error() wrote, in parts (see half_join()) */
 	uint64_t err_off, err_line;
 	char err_what[600];
 	int err_set;
@@ -156,8 +156,8 @@ int rd_value(struct reader *rd, json_object **out);
 int rd_skip(struct reader *rd);
 uint64_t rd_drain(struct reader *rd);
 uint64_t rd_line_at(struct reader *rd, size_t pos);
-void set_error(struct reader *rd, size_t pos, const char *fmt, ...);
-size_t gz_read(struct reader *rd, char *dst, size_t size);
+void load_set_error(struct reader *rd, size_t pos, const char *fmt, ...);
+size_t rd_gz_read(struct reader *rd, char *dst, size_t size);
 
 /* ---- inflater.c: the inflater thread ----------------------------------- */
 
@@ -180,8 +180,8 @@ struct arg_src {
 
 int text_int(struct trace *t, const char *s, int64_t *out);
 int text_id(const char *s, int64_t *id);
-void count_bad_time(struct trace *t, int r);
-int64_t checked_dur(struct trace *t, int r, int64_t dur, int64_t ts);
+void event_count_bad_time(struct trace *t, int r);
+int64_t event_checked_dur(struct trace *t, int r, int64_t dur, int64_t ts);
 uint32_t args_take(const struct arg_src *s, int is_memory);
 void flow_add(struct trace *t, struct flow *f, int ph, int64_t pid,
     const char *pid_text, int64_t tid, const char *tid_text, int64_t ts,
@@ -197,11 +197,11 @@ void event_add(struct trace *t, const struct event *ev, int ph);
 
 /* ---- event_jsonc.c: the json-c decoder --------------------------------- */
 
-int get_int(struct trace *t, json_object *obj, const char *key, int64_t *out);
-int get_double(json_object *obj, const char *key, double *out);
-uint32_t intern_arg(struct trace *t, json_object *args, const char *key);
-int take_event(struct trace *t, json_object *obj);
-void take_header(struct trace *t, const char *key, json_object *v);
+int load_get_int(struct trace *t, json_object *obj, const char *key, int64_t *out);
+int load_get_double(json_object *obj, const char *key, double *out);
+uint32_t event_intern_arg(struct trace *t, json_object *args, const char *key);
+int event_jsonc_take(struct trace *t, json_object *obj);
+void event_jsonc_header(struct trace *t, const char *key, json_object *v);
 
 /* ---- event_jscan.c: the fast decoder ----------------------------------- */
 
@@ -209,14 +209,14 @@ int jv_int(struct trace *t, const struct jval *v, int64_t *out);
 int jv_double(const struct jval *v, double *out);
 uint32_t jv_intern(struct trace *t, const struct jval *v);
 int jscan_takes(const struct jval *f);
-int take_jscan(struct trace *t, const struct jval *f, struct class_cache *cc);
+int event_jscan_take(struct trace *t, const struct jval *f, struct class_cache *cc);
 
 /* ---- taker.c: the taker thread ----------------------------------------- */
 
 struct taker *taker_start(struct reader *rd);
 void taker_stop(struct reader *rd);
 void rd_sync(struct reader *rd);
-void op_apply(struct reader *rd, const struct op *op, const struct jval *f);
+void taker_op_apply(struct reader *rd, const struct op *op, const struct jval *f);
 void rd_emit(struct reader *rd, int kind, json_object *obj, char *key);
 void rd_emit_jscan(struct reader *rd, const char *raw, size_t len);
 
@@ -232,7 +232,7 @@ int half_join(struct reader *rd);
 
 /* ---- load.c: the document ---------------------------------------------- */
 
-int read_events(struct reader *rd);
-int read_object(struct reader *rd, int resume);
+int load_read_events(struct reader *rd);
+int load_read_object(struct reader *rd, int resume);
 
 #endif

@@ -74,7 +74,7 @@ rd_line_at(struct reader *rd, size_t pos)
 }
 
 void
-set_error(struct reader *rd, size_t pos, const char *fmt, ...)
+load_set_error(struct reader *rd, size_t pos, const char *fmt, ...)
 {
 	char what[600];
 	va_list ap;
@@ -149,7 +149,7 @@ gz_corrupt(struct reader *rd, const char *why)
  * anything else after a member is counted as trailing bytes.
  */
 size_t
-gz_read(struct reader *rd, char *dst, size_t size)
+rd_gz_read(struct reader *rd, char *dst, size_t size)
 {
 	rd->z.next_out = (unsigned char *)dst;
 	rd->z.avail_out = (uInt)(size > UINT32_MAX ? UINT32_MAX : size);
@@ -202,7 +202,7 @@ rd_read(struct reader *rd, char *dst, size_t size)
 	if (rd->inflater != NULL)
 		return inflater_read(rd->inflater, dst, size, &rd->raw_seen);
 	if (rd->gzip) {
-		got = gz_read(rd, dst, size);
+		got = rd_gz_read(rd, dst, size);
 		rd->raw_seen = rd->raw_read;
 		return got;
 	}
@@ -353,7 +353,7 @@ rd_value(struct reader *rd, json_object **out)
 			return RD_DEEP;
 		}
 		rd->marked = 0;
-		set_error(rd, rd->pos + json_tokener_get_parse_end(rd->tok),
+		load_set_error(rd, rd->pos + json_tokener_get_parse_end(rd->tok),
 		    "invalid JSON: %s", json_tokener_error_desc(jerr));
 		return RD_ERR;
 	}

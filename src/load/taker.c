@@ -53,16 +53,16 @@ struct taker {
 
 /* Applies one op to the trace (f: the decoded fields of OP_JSCAN). */
 void
-op_apply(struct reader *rd, const struct op *op, const struct jval *f)
+taker_op_apply(struct reader *rd, const struct op *op, const struct jval *f)
 {
 	struct trace *t = rd->t;
 
 	switch (op->kind) {
 	case OP_JSCAN:
-		rd->phased += (uint64_t)take_jscan(t, f, &rd->classes);
+		rd->phased += (uint64_t)event_jscan_take(t, f, &rd->classes);
 		break;
 	case OP_JSONC:
-		rd->phased += (uint64_t)take_event(t, op->obj);
+		rd->phased += (uint64_t)event_jsonc_take(t, op->obj);
 		json_object_put(op->obj);
 		break;
 	case OP_DEEP_OBJECT:
@@ -73,7 +73,7 @@ op_apply(struct reader *rd, const struct op *op, const struct jval *f)
 		t->warn.non_object_events++;
 		break;
 	case OP_HEADER:
-		take_header(t, op->key, op->obj);
+		event_jsonc_header(t, op->key, op->obj);
 		json_object_put(op->obj);
 		free(op->key);
 		break;
@@ -110,7 +110,7 @@ taker_args(struct taker *tk, const struct batch *b, const struct op *op,
 	 */
 	json_tokener_reset(tk->tok);
 	obj = json_tokener_parse_ex(tk->tok, raw, (int)op->raw_len);
-	tk->rd->phased += (uint64_t)take_event(tk->rd->t, obj);
+	tk->rd->phased += (uint64_t)event_jsonc_take(tk->rd->t, obj);
 	json_object_put(obj);
 	return 0;
 }
@@ -149,7 +149,7 @@ batch_apply(struct taker *tk, struct batch *b)
 			if (op->raw_len > 0 && !taker_args(tk, b, op, f, set, &nset))
 				continue;
 		}
-		op_apply(rd, op, f);
+		taker_op_apply(rd, op, f);
 	}
 	b->nops = 0;
 	b->used = 0;
@@ -289,7 +289,7 @@ rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
 		return;
 	}
 	if (rd->taker == NULL) {
-		op_apply(rd, &op, NULL);
+		taker_op_apply(rd, &op, NULL);
 	} else {
 		struct batch *b = taker_batch(rd->taker, 0, obj != NULL);
 
@@ -309,7 +309,7 @@ rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 	if (rd->taker == NULL) {
 		struct op now = { .kind = OP_JSCAN };
 
-		op_apply(rd, &now, f);
+		taker_op_apply(rd, &now, f);
 		return;
 	}
 	for (int i = 0; i < rd->js.npresent; i++) {
