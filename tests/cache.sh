@@ -134,9 +134,8 @@ check "stdin is not cached" grep -q 'standard input is not cached' "$tmp/err"
 # Every trace of the corpus, when there is one (skipped otherwise).
 corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
 if [ ! -d "$corpus" ]; then
-	finish || exit 1
-	echo "skip: no corpus at $corpus" >&2
-	exit 77
+	skip "every trace of the corpus" "no corpus at $corpus"
+	finish
 fi
 find "$corpus" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort >"$tmp/list"
 while read -r f; do

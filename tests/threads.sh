@@ -10,7 +10,7 @@
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
 export XDG_CACHE_HOME="$tmp/cache" GANTTY_SPLIT_MIN=1
 "$GEN_TRACE" --ranks=2 --seed=5 --target-mb=2 --out="$tmp/g" >/dev/null ||
-	{ echo "gen-trace failed" >&2; exit 1; }
+	bail "gen-trace failed"
 f=$tmp/g/rank-0.json
 gzip -c "$f" >"$f.gz"
 head -c 1500000 "$f" >"$tmp/cut.json"

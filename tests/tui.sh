@@ -5,10 +5,7 @@
 # 5 s), so the test is fast when things work and fails, not hangs, when not.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "skip: tmux is not installed" >&2
-	exit 77
-fi
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
 
 example=$top_srcdir/share/example.json.gz
 sock=$tmp/tmux   # a private server, its socket removed with $tmp
@@ -107,10 +104,7 @@ mouse() {
 
 title_text="  window +"    # on the title line of every frame
 hint_text="? help  q quit" # on the hint line, the last one drawn
-if ! T new-session -d -s gantty -x 120 -y 40 "sleep 600"; then
-	echo "skip: cannot start a tmux server" >&2
-	exit 77
-fi
+T new-session -d -s gantty -x 120 -y 40 "sleep 600" || skip_all "cannot start a tmux server"
 
 # --- the first screen, the keys, the mouse, resizing, q ---
 start main
