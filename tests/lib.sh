@@ -89,3 +89,31 @@ need_corpus() {
 	corpus=$(cd "$corpus" && pwd)
 }
 
+# ---- time limits ---------------------------------------------------------
+#
+# No test waits a fixed number of seconds: limits are multiples of the time
+# this $GANTTY takes for a reference job on this machine now, so that a
+# slower build (ASan, valgrind behind $GANTTY) or a loaded machine gets
+# longer limits by itself.
+
+# calibrate: sets calib_s to the slowest of three runs of the reference job,
+# the report of the bundled example without the cache, in seconds (at least
+# a millisecond, so that limits are never 0).
+calibrate() {
+	calib_s=0.001
+	for _ in 1 2 3; do
+		t0=$(date +%s.%N)
+		"$GANTTY" --report --no-cache "$top_srcdir/share/example.json.gz" \
+		    >/dev/null 2>&1 || bail "$GANTTY cannot report the bundled example"
+		calib_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" -v m="$calib_s" \
+		    'BEGIN { t = b - a; printf "%.3f", (t > m ? t : m) }')
+	done
+	echo "# calibration: the reference job takes $calib_s s"
+}
+
+# limit_s MULTIPLE: prints MULTIPLE times the calibration (calibrate first),
+# in whole seconds, rounded up.
+limit_s() {
+	awk -v c="$calib_s" -v k="$1" \
+	    'BEGIN { t = c * k; s = int(t); if (s < t) s++; print s }'
+}
