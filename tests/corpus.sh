@@ -6,10 +6,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 need_corpus
-if [ -z "$PYTHON3" ]; then
-	echo "skip: python3 is needed for the independent count" >&2
-	exit 77
-fi
+[ -n "$PYTHON3" ] || skip_all "python3 is needed for the independent count"
 
 check "corpus counts match an independent count" \
 	"$PYTHON3" "$top_srcdir/tests/corpus_count.py" "$GANTTY" "$corpus"

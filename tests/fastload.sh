@@ -10,7 +10,7 @@
 loadcmp=${LOADCMP:-$top_builddir/tests/loadcmp}
 
 "$GEN_TRACE" --ranks=2 --seed=3 --target-mb=3 --out="$tmp/gen" >/dev/null ||
-	{ echo "gen-trace failed" >&2; exit 1; }
+	bail "gen-trace failed"
 gzip -c "$tmp/gen/rank-0.json" >"$tmp/gen/rank-0.json.gz"
 head -c 1234567 "$tmp/gen/rank-1.json" >"$tmp/cut.json"
 # gzip cut short, corrupt in the middle, two members then garbage (inflated
@@ -105,6 +105,6 @@ if [ -d "$corpus" ]; then
 	check "every corpus trace loads identically ($(wc -l <"$tmp/list") files)" \
 		sh -c 'tr "\n" "\0" <"$1" | xargs -0 "$2"' sh "$tmp/list" "$loadcmp"
 else
-	echo "# no corpus at $corpus: corpus part skipped" >&2
+	skip "every corpus trace loads identically" "no corpus at $corpus"
 fi
 finish

@@ -5,12 +5,9 @@
 # the window options, MFU flags and CSV output behave.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-if [ -z "$PYTHON3" ]; then
-	echo "skip: python3 is needed to read the reports" >&2
-	exit 77
-fi
+[ -n "$PYTHON3" ] || skip_all "python3 is needed to read the reports"
 "$GEN_TRACE" --ranks=2 --seed=1 --out="$tmp/run" --manifest="$tmp/manifest.json" >/dev/null ||
-	{ echo "gen-trace failed"; exit 1; }
+	bail "gen-trace failed"
 m=$tmp/manifest.json
 
 "$GANTTY" --report --format=json -q "$tmp/run" >"$tmp/all.json"

@@ -2,34 +2,16 @@
 # tests/gen.sh: checks tools/gen-trace, the synthetic FSDP2 trace generator:
 # determinism, the Kineto shape of its output, the manifest's ground truth,
 # --target-mb, --gzip, exit statuses, and that share/example.json.gz is what
-# the generator makes today.
-#
-# Environment: GEN_TRACE (the built generator), top_srcdir, PYTHON3 (may be
-# empty).  Everything is written under a private temporary directory that is
-# removed on exit.  The checks that need python3 run last; without it the
-# test exits 77 (skipped) after the others have passed.
-
-set -u
-
-: "${GEN_TRACE:?GEN_TRACE must name the built tools/gen-trace}"
-top_srcdir=${top_srcdir:-.}
-PYTHON3=${PYTHON3:-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gantty-gen.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+# the generator makes today.  The checks that need python3 run last, and
+# are skipped without it.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 # gen DIR ARGS...: runs the generator into $tmp/DIR with a manifest.
 gen() {
 	d=$1
 	shift
-	"$GEN_TRACE" --out="$tmp/$d" --manifest="$tmp/$d.manifest.json" "$@" ||
-		fail "gen-trace $* exited $?"
+	"$GEN_TRACE" --out="$tmp/$d" --manifest="$tmp/$d.manifest.json" "$@" >&2 ||
+		bail "gen-trace $* exited $?"
 }
 
 # status ARGS...: prints the generator's exit status for ARGS.
@@ -42,72 +24,81 @@ status() {
 gen a
 gen a2
 for f in rank-0.json rank-1.json; do
-	cmp -s "$tmp/a/$f" "$tmp/a2/$f" || fail "same seed, different $f"
+	check "the same seed gives the same $f" cmp -s "$tmp/a/$f" "$tmp/a2/$f"
 done
-cmp -s "$tmp/a.manifest.json" "$tmp/a2.manifest.json" || fail "same seed, different manifest"
+check "the same seed gives the same manifest" cmp -s "$tmp/a.manifest.json" "$tmp/a2.manifest.json"
 gen b --seed=2
-cmp -s "$tmp/a/rank-0.json" "$tmp/b/rank-0.json" && fail "seeds 1 and 2 gave the same rank-0.json"
+if cmp -s "$tmp/a/rank-0.json" "$tmp/b/rank-0.json"; then
+	fail "seeds 1 and 2 gave the same rank-0.json"
+else
+	pass "seeds 1 and 2 give different traces"
+fi
 
 # Timestamps and durations: microseconds with exactly three decimals.
 bad=$(grep -oE '"(ts|dur)": [^,]*' "$tmp/a/rank-0.json" "$tmp/a/rank-1.json" |
 	grep -vE ':"(ts|dur)": [0-9]+\.[0-9]{3}$' | head -3)
-[ -z "$bad" ] || fail "ts/dur without exactly three decimals: $bad"
+if [ -z "$bad" ]; then pass "ts and dur have exactly three decimals"; else
+	fail "ts/dur without exactly three decimals: $bad"; fi
 
 # Every event object has one "ph" line: the manifest's event counts agree.
 want=$(sed -n 's/.*"events": \([0-9]*\)}.*/\1/p' "$tmp/a.manifest.json" | tr '\n' ' ')
 got="$(grep -c '"ph": "' "$tmp/a/rank-0.json") $(grep -c '"ph": "' "$tmp/a/rank-1.json") "
-[ "$want" = "$got" ] || fail "manifest events '$want', files have '$got'"
+if [ "$want" = "$got" ]; then pass "the manifest's event counts are the files'"; else
+	fail "manifest events '$want', files have '$got'"; fi
 
 # The default run injects all four features.
 for k in slow_step straggler_rank exposed_allgather stall; do
-	grep -q "\"$k\": null" "$tmp/a.manifest.json" && fail "default run lacks $k"
+	if grep -q "\"$k\": null" "$tmp/a.manifest.json"; then fail "the default run lacks $k"; else
+		pass "the default run injects $k"; fi
 done
 gen n --no-inject --ranks=1 --steps=2
 for k in slow_step straggler_rank exposed_allgather stall; do
-	grep -q "\"$k\": null" "$tmp/n.manifest.json" || fail "--no-inject still has $k"
+	check "--no-inject has no $k" grep -q "\"$k\": null" "$tmp/n.manifest.json"
 done
 
 # --target-mb=5: within 25% of 5 MB.
 gen t --target-mb=5
 size=$(wc -c <"$tmp/t/rank-0.json")
-[ "$size" -ge 3750000 ] && [ "$size" -le 6250000 ] || fail "--target-mb=5 gave $size bytes"
+if [ "$size" -ge 3750000 ] && [ "$size" -le 6250000 ]; then pass "--target-mb=5 is within 25%"; else
+	fail "--target-mb=5 gave $size bytes"; fi
 
 # --gzip: deterministic, and gunzips to the plain bytes.
 gen z --gzip
 gen z2 --gzip
 for r in 0 1; do
-	[ -s "$tmp/z/rank-$r.json.gz" ] || fail "--gzip wrote no rank-$r.json.gz"
-	cmp -s "$tmp/z/rank-$r.json.gz" "$tmp/z2/rank-$r.json.gz" || fail "--gzip not deterministic"
+	check "--gzip writes rank-$r.json.gz" test -s "$tmp/z/rank-$r.json.gz"
+	check "--gzip is deterministic (rank-$r.json.gz)" cmp -s "$tmp/z/rank-$r.json.gz" "$tmp/z2/rank-$r.json.gz"
 done
+ex=$top_srcdir/share/example.json.gz
 if command -v gzip >/dev/null 2>&1; then
 	for r in 0 1; do
-		gzip -dc "$tmp/z/rank-$r.json.gz" | cmp -s - "$tmp/a/rank-$r.json" ||
-			fail "rank-$r.json.gz does not gunzip to rank-$r.json"
+		check "rank-$r.json.gz gunzips to rank-$r.json" sh -c \
+		    'gzip -dc "$1" | cmp -s - "$2"' sh "$tmp/z/rank-$r.json.gz" "$tmp/a/rank-$r.json"
 	done
 	# The bundled example is rank 0 of the default 2-rank run.
-	ex=$top_srcdir/share/example.json.gz
-	if [ -f "$ex" ]; then
-		gzip -dc "$ex" | cmp -s - "$tmp/a/rank-0.json" ||
-			fail "share/example.json.gz is stale: regenerate it (see tools/gen-trace.c)"
-	fi
+	check "share/example.json.gz is rank 0 of the default run (else regenerate it: see tools/gen-trace.c)" \
+	    sh -c 'gzip -dc "$1" | cmp -s - "$2"' sh "$ex" "$tmp/a/rank-0.json"
+else
+	skip "--gzip output gunzips to the plain files" "no gzip"
 fi
 
 # Exit statuses: 2 for usage errors, 1 for I/O errors, 0 for --help.
-[ "$(status --ranks=0 --out="$tmp/u")" = 2 ] || fail "--ranks=0 is not a usage error"
-[ "$(status --bogus=1 --out="$tmp/u")" = 2 ] || fail "--bogus is not a usage error"
-[ "$(status --ranks=2)" = 2 ] || fail "a missing --out is not a usage error"
-[ "$(status --straggler=2 --ranks=2 --out="$tmp/u")" = 2 ] || fail "--straggler=2 of 2 ranks accepted"
+check "--ranks=0 is a usage error" test "$(status --ranks=0 --out="$tmp/u")" = 2
+check "--bogus is a usage error" test "$(status --bogus=1 --out="$tmp/u")" = 2
+check "a missing --out is a usage error" test "$(status --ranks=2)" = 2
+check "--straggler=2 of 2 ranks is a usage error" test "$(status --straggler=2 --ranks=2 --out="$tmp/u")" = 2
 : >"$tmp/file"
-[ "$(status --out="$tmp/file/x")" = 1 ] || fail "an unwritable --out is not exit 1"
-[ "$(status --help)" = 0 ] || fail "--help does not exit 0"
+check "an unwritable --out is exit 1" test "$(status --out="$tmp/file/x")" = 1
+check "--help exits 0" test "$(status --help)" = 0
 
 if [ -z "$PYTHON3" ]; then
-	echo "SKIP: python3 checks (PYTHON3 is empty)"
-	exit 77
+	skip "the Kineto shape and the manifest's ground truth" "python3 is needed (PYTHON3 is empty)"
+	finish
 fi
 
 gen c --ranks=3 --layers=2 --kernels=11 --steps=6 --seed=7
-"$PYTHON3" - "$tmp/a" "$tmp/a.manifest.json" "$tmp/c" "$tmp/c.manifest.json" <<'EOF' || fail "python3 checks"
+check "the Kineto shape and the manifest's ground truth (python3)" \
+    "$PYTHON3" - "$tmp/a" "$tmp/a.manifest.json" "$tmp/c" "$tmp/c.manifest.json" <<'EOF'
 import decimal, json, os, re, statistics, sys
 from collections import Counter, defaultdict
 
@@ -245,4 +236,4 @@ def check(outdir, manifest):
 for run, manifest in zip(sys.argv[1::2], sys.argv[2::2]):
     check(run, manifest)
 EOF
-exit 0
+finish

@@ -23,11 +23,8 @@ for l in C.UTF-8 C.utf8 en_US.UTF-8 en_US.utf8; do
 done
 
 mkdir "$tmp/gen"
-if ! "$GEN_TRACE" --ranks=2 --seed=1 --out="$tmp/gen" >/dev/null; then
-	fail "gen-trace writes the two-rank trace"
-	finish
-	exit 1
-fi
+"$GEN_TRACE" --ranks=2 --seed=1 --out="$tmp/gen" >/dev/null ||
+	bail "gen-trace cannot write the two-rank trace"
 cp "$example" "$tmp/example.json.gz"
 
 # golden NAME LOCALE ARGS...: renders ARGS in $tmp (so that the title's file
@@ -37,7 +34,7 @@ golden() {
 	want=$fx/render-$name.txt
 	if [ "$loc" = utf8 ]; then
 		if [ -z "$utf8" ]; then
-			echo "ok - render $name # SKIP no UTF-8 locale"
+			skip "render $name" "no UTF-8 locale"
 			return
 		fi
 		loc=$utf8

@@ -8,7 +8,7 @@
 
 n=256
 "$GEN_TRACE" --ranks=$n --steps=3 --layers=1 --kernels=5 --seed=5 \
-    --out="$tmp/traces" >/dev/null || { echo "gen-trace failed"; exit 1; }
+    --out="$tmp/traces" >/dev/null || bail "gen-trace failed"
 mkdir "$tmp/reports"
 # the recipe: one report per rank, two at a time
 ls "$tmp/traces"/rank-*.json | xargs -P 2 -I{} sh -c \

@@ -1,14 +1,15 @@
 #!/bin/sh
 # The real viewer in a private, fixed-size tmux server (as tmux's own
 # regress/ tests do): keys in with send-keys, the screen out with
-# capture-pane.  Every wait polls the screen for what it expects (up to
-# 5 s), so the test is fast when things work and fails, not hangs, when not.
+# capture-pane.  Every wait polls the screen for what it expects, up to 300
+# times the calibration (lib.sh; the first frame takes about one), so the
+# test is fast when things work and fails, not hangs, when not.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "skip: tmux is not installed" >&2
-	exit 77
-fi
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+calibrate
+polls=$(($(limit_s 300) * 10))
+echo "# each wait polls the screen up to $polls times, every 0.1 s"
 
 example=$top_srcdir/share/example.json.gz
 sock=$tmp/tmux   # a private server, its socket removed with $tmp
@@ -26,10 +27,10 @@ TERM=\${VT:-xterm-256color}; export TERM
 exec '$GANTTY' "\$@"
 EOT
 
-# poll COMMAND...: retries COMMAND every 0.1 s for up to 5 s.
+# poll COMMAND...: retries COMMAND every 0.1 s, up to $polls times.
 poll() {
 	i=0
-	while [ "$i" -lt 50 ]; do
+	while [ "$i" -lt "$polls" ]; do
 		"$@" && return 0
 		sleep 0.1
 		i=$((i + 1))
@@ -107,10 +108,8 @@ mouse() {
 
 title_text="  window +"    # on the title line of every frame
 hint_text="? help  q quit" # on the hint line, the last one drawn
-if ! T new-session -d -s gantty -x 120 -y 40 "sleep 600"; then
-	echo "skip: cannot start a tmux server" >&2
-	exit 77
-fi
+# (the first window reads its terminal until the server is killed)
+T new-session -d -s gantty -x 120 -y 40 "cat" || skip_all "cannot start a tmux server"
 
 # --- the first screen, the keys, the mouse, resizing, q ---
 start main

@@ -15,9 +15,9 @@
 #include "base/xalloc.h"
 
 static const char *const kind_ids[FIND_KINDS] = {
-	"gpu_starved", "launch_bound", "exposed_comm", "serialised_comm",
-	"sync_stall", "allocator_churn", "dataloader_wait", "outlier_step",
-	"straggler_rank", "attention_unfused", "low_mfu",
+#define X(name, id) id,
+	FINDINGS_KINDS(X)
+#undef X
 };
 
 const char *

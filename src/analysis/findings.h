@@ -132,18 +132,28 @@ struct crossrank;
 #define FINDINGS_MAX_RANGES 8
 #define FINDINGS_MAX_NUMS 12
 
+/*
+ * The kinds, in the order of the man page's FINDINGS section (ties between
+ * findings of one severity go by it): X(name, id), the id being the stable
+ * string of the reports.  tests/mancheck.sh reads the ids from this list.
+ */
+#define FINDINGS_KINDS(X) \
+	X(GPU_STARVED, "gpu_starved") \
+	X(LAUNCH_BOUND, "launch_bound") \
+	X(EXPOSED_COMM, "exposed_comm") \
+	X(SERIALISED_COMM, "serialised_comm") \
+	X(SYNC_STALL, "sync_stall") \
+	X(ALLOCATOR_CHURN, "allocator_churn") \
+	X(DATALOADER_WAIT, "dataloader_wait") \
+	X(OUTLIER_STEP, "outlier_step") \
+	X(STRAGGLER_RANK, "straggler_rank") \
+	X(ATTENTION_UNFUSED, "attention_unfused") \
+	X(LOW_MFU, "low_mfu")
+
 enum finding_kind {
-	FIND_GPU_STARVED = 0,
-	FIND_LAUNCH_BOUND,
-	FIND_EXPOSED_COMM,
-	FIND_SERIALISED_COMM,
-	FIND_SYNC_STALL,
-	FIND_ALLOCATOR_CHURN,
-	FIND_DATALOADER_WAIT,
-	FIND_OUTLIER_STEP,
-	FIND_STRAGGLER_RANK,
-	FIND_ATTENTION_UNFUSED,
-	FIND_LOW_MFU,
+#define X(name, id) FIND_##name,
+	FINDINGS_KINDS(X)
+#undef X
 	FIND_KINDS
 };
 
