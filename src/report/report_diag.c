@@ -2,7 +2,6 @@
 
 #include "report/report_diag.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

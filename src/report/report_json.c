@@ -2,8 +2,6 @@
 
 #include "report/report_json.h"
 
-#include <inttypes.h>
-
 #include "analysis/analysis.h"
 #include "analysis/layers.h"
 #include "analysis/crossrank.h"
