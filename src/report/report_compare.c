@@ -10,112 +10,168 @@
 #include "analysis/compare.h"
 #include "analysis/layers.h"
 #include "report/emit.h"
+#include "report/json.h"
 #include "model/trace.h"
 #include "base/units.h"
 
 #define TEXT_KERNELS 20
 
 static void
-json_metrics(FILE *out, const struct compare_metrics *m, int own)
+json_metrics(struct json *j, const struct compare_metrics *m, int own)
 {
-	fprintf(out, "{\"time_ns\": %" PRId64 ", \"compute_ns\": %" PRId64
-	    ", \"comm_ns\": %" PRId64 ", \"exposed_comm_ns\": %" PRId64
-	    ", \"idle_ns\": %" PRId64, m->time_ns, m->compute_ns, m->comm_ns,
-	    m->exposed_comm_ns, m->idle_ns);
-	if (own)
-		fprintf(out, ", \"own_exposed_comm_ns\": %" PRId64,
-		    m->own_exposed_comm_ns);
-	fputs("}", out);
+	json_begin_object(j, JSON_INLINE);
+	json_key(j, "time_ns");
+	json_int(j, m->time_ns);
+	json_key(j, "compute_ns");
+	json_int(j, m->compute_ns);
+	json_key(j, "comm_ns");
+	json_int(j, m->comm_ns);
+	json_key(j, "exposed_comm_ns");
+	json_int(j, m->exposed_comm_ns);
+	json_key(j, "idle_ns");
+	json_int(j, m->idle_ns);
+	if (own) {
+		json_key(j, "own_exposed_comm_ns");
+		json_int(j, m->own_exposed_comm_ns);
+	}
+	json_end(j);
 }
 
+/* The members "a", "b" and "delta" (b - a) of the object open in j. */
 static void
-json_abd(FILE *out, const struct compare_metrics *a, const struct compare_metrics *b,
-    int own)
+json_abd(struct json *j, const struct compare_metrics *a,
+    const struct compare_metrics *b, int own)
 {
 	struct compare_metrics dl = compare_delta(a, b);
 
-	fputs("\"a\": ", out);
-	json_metrics(out, a, own);
-	fputs(", \"b\": ", out);
-	json_metrics(out, b, own);
-	fputs(", \"delta\": ", out);
-	json_metrics(out, &dl, own);
+	json_key(j, "a");
+	json_metrics(j, a, own);
+	json_key(j, "b");
+	json_metrics(j, b, own);
+	json_key(j, "delta");
+	json_metrics(j, &dl, own);
 }
 
 static void
-json_side(FILE *out, const struct analysis *a)
+json_side(struct json *j, const struct analysis *a)
 {
-	fputs("{\"path\": ", out);
-	emit_json_str(out, a->t->path);
-	fprintf(out, ", \"rank\": %" PRId64 ", \"device\": ", a->t->rank);
-	if (a->device >= 0)
-		fprintf(out, "%d", a->device);
-	else
-		fputs("null", out);
-	if (a->has_window)
-		fprintf(out, ", \"window\": {\"start_ns\": %" PRId64 ", \"end_ns\": %"
-		    PRId64 "}}", a->start_ns, a->end_ns);
-	else
-		fputs(", \"window\": null}", out);
+	json_begin_object(j, JSON_INLINE);
+	json_key(j, "path");
+	json_str(j, a->t->path);
+	json_key(j, "rank");
+	json_int(j, a->t->rank);
+	json_key(j, "device");
+	json_int_or_null(j, a->device >= 0, a->device);
+	json_key(j, "window");
+	if (a->has_window) {
+		json_begin_object(j, JSON_INLINE);
+		json_key(j, "start_ns");
+		json_int(j, a->start_ns);
+		json_key(j, "end_ns");
+		json_int(j, a->end_ns);
+		json_end(j);
+	} else {
+		json_null(j);
+	}
+	json_end(j);
+}
+
+static void
+json_steps(struct json *j, const struct compare *d)
+{
+	json_key(j, "steps");
+	json_begin_array(j, JSON_BLOCK);
+	for (size_t i = 0; i < d->nsteps; i++) {
+		const struct compare_step *s = &d->steps[i];
+
+		json_begin_object(j, JSON_INLINE);
+		json_key(j, "index");
+		json_uint(j, s->index);
+		json_key(j, "a_step");
+		json_int_or_null(j, s->has_a, s->number_a);
+		json_key(j, "b_step");
+		json_int_or_null(j, s->has_b, s->number_b);
+		json_abd(j, &s->a, &s->b, 0);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void
+json_layers(struct json *j, const struct compare *d)
+{
+	json_key(j, "layers");
+	json_begin_array(j, JSON_BLOCK);
+	for (size_t i = 0; i < d->nlayers; i++) {
+		const struct compare_layer *l = &d->layers[i];
+
+		json_begin_object(j, JSON_INLINE);
+		json_key(j, "name");
+		json_str(j, compare_str(d, l->name));
+		json_key(j, "phase");
+		json_str(j, layers_phase_name((enum layer_phase)l->phase));
+		json_key(j, "a_count");
+		json_uint(j, l->count_a);
+		json_key(j, "b_count");
+		json_uint(j, l->count_b);
+		json_abd(j, &l->a, &l->b, 1);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void
+json_kernels(struct json *j, const struct compare *d)
+{
+	json_key(j, "kernels");
+	json_begin_array(j, JSON_BLOCK);
+	for (size_t i = 0; i < d->nkernels; i++) {
+		const struct compare_kernel *k = &d->kernels[i];
+
+		json_begin_object(j, JSON_INLINE);
+		json_key(j, "name");
+		json_str(j, compare_str(d, k->name));
+		json_key(j, "class");
+		json_str(j, trace_class_name((enum event_class)k->cls));
+		json_key(j, "a_count");
+		json_uint(j, k->count_a);
+		json_key(j, "b_count");
+		json_uint(j, k->count_b);
+		json_key(j, "a_total_ns");
+		json_int(j, k->total_a_ns);
+		json_key(j, "b_total_ns");
+		json_int(j, k->total_b_ns);
+		json_key(j, "delta_count");
+		json_int(j, (int64_t)k->count_b - (int64_t)k->count_a);
+		json_key(j, "delta_total_ns");
+		json_int(j, k->total_b_ns - k->total_a_ns);
+		json_end(j);
+	}
+	json_end(j);
 }
 
 static void
 write_json(FILE *out, const struct analysis *a, const struct analysis *b,
     const struct compare *d)
 {
-	fprintf(out, "{\n  \"version\": \"%s\",\n  \"a\": ", PACKAGE_VERSION);
-	json_side(out, a);
-	fputs(",\n  \"b\": ", out);
-	json_side(out, b);
-	fputs(",\n  \"window\": {", out);
-	json_abd(out, &d->wa, &d->wb, 0);
-	fputs("},\n  \"steps\": [", out);
-	for (size_t i = 0; i < d->nsteps; i++) {
-		const struct compare_step *s = &d->steps[i];
+	struct json j;
 
-		fprintf(out, "%s\n    {\"index\": %zu, \"a_step\": ", i ? "," : "",
-		    s->index);
-		if (s->has_a)
-			fprintf(out, "%" PRId64, s->number_a);
-		else
-			fputs("null", out);
-		fputs(", \"b_step\": ", out);
-		if (s->has_b)
-			fprintf(out, "%" PRId64, s->number_b);
-		else
-			fputs("null", out);
-		fputs(", ", out);
-		json_abd(out, &s->a, &s->b, 0);
-		fputs("}", out);
-	}
-	fputs(d->nsteps ? "\n  ],\n  \"layers\": [" : "],\n  \"layers\": [", out);
-	for (size_t i = 0; i < d->nlayers; i++) {
-		const struct compare_layer *l = &d->layers[i];
-
-		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
-		emit_json_str(out, compare_str(d, l->name));
-		fprintf(out, ", \"phase\": \"%s\", \"a_count\": %zu, \"b_count\": %zu, ",
-		    layers_phase_name((enum layer_phase)l->phase), l->count_a,
-		    l->count_b);
-		json_abd(out, &l->a, &l->b, 1);
-		fputs("}", out);
-	}
-	fputs(d->nlayers ? "\n  ],\n  \"kernels\": [" : "],\n  \"kernels\": [", out);
-	for (size_t i = 0; i < d->nkernels; i++) {
-		const struct compare_kernel *k = &d->kernels[i];
-
-		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
-		emit_json_str(out, compare_str(d, k->name));
-		fprintf(out, ", \"class\": \"%s\", \"a_count\": %" PRIu64
-		    ", \"b_count\": %" PRIu64 ", \"a_total_ns\": %" PRId64
-		    ", \"b_total_ns\": %" PRId64 ", \"delta_count\": %" PRId64
-		    ", \"delta_total_ns\": %" PRId64 "}",
-		    trace_class_name((enum event_class)k->cls), k->count_a, k->count_b,
-		    k->total_a_ns, k->total_b_ns,
-		    (int64_t)k->count_b - (int64_t)k->count_a,
-		    k->total_b_ns - k->total_a_ns);
-	}
-	fputs(d->nkernels ? "\n  ]\n}\n" : "]\n}\n", out);
+	json_init(&j, out);
+	json_begin_object(&j, JSON_BLOCK);
+	json_key(&j, "version");
+	json_str(&j, PACKAGE_VERSION);
+	json_key(&j, "a");
+	json_side(&j, a);
+	json_key(&j, "b");
+	json_side(&j, b);
+	json_key(&j, "window");
+	json_begin_object(&j, JSON_INLINE);
+	json_abd(&j, &d->wa, &d->wb, 0);
+	json_end(&j);
+	json_steps(&j, d);
+	json_layers(&j, d);
+	json_kernels(&j, d);
+	json_end(&j);
 }
 
 static void

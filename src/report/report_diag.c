@@ -2,7 +2,6 @@
 
 #include "report/report_diag.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +11,18 @@
 #include "analysis/findings.h"
 #include "analysis/memory.h"
 #include "report/emit.h"
+#include "report/json.h"
 #include "model/trace.h"
 #include "base/units.h"
 
-/* A byte count (integral in real traces) or a real, as JSON. */
+/* A byte count (integral in real traces) or a real, as JSON: null if not finite. */
 static void
-json_real(FILE *out, double v, const char *fmt)
+json_real(struct json *j, double v, const char *fmt)
 {
 	if (isfinite(v))
-		fprintf(out, fmt, v);
+		json_double(j, fmt, v);
 	else
-		fputs("null", out);
+		json_null(j);
 }
 
 /*
@@ -57,109 +57,148 @@ diag_free(struct diag *d)
 }
 
 static void
-json_memory(FILE *out, const struct diag *d)
+json_memory(struct json *j, const struct diag *d)
 {
 	const struct analysis *a = d->a;
 	const struct memory *mp = d->m;
-	const struct mem_step *ms = d->ms;
-	size_t n = d->nms;
 	double wa = 0, wr = 0;
 	int has_w;
 
 	has_w = a->has_window && memory_peak(mp, a->start_ns, a->end_ns, &wa, &wr);
-	fprintf(out, ",\n      \"memory\": {\"device\": %d, \"samples\": %zu,"
-	    " \"peak_allocated_bytes\": ", a->device, mp->n);
-	json_real(out, mp->peak_allocated, "%.0f");
-	fputs(", \"peak_reserved_bytes\": ", out);
-	json_real(out, mp->peak_reserved, "%.0f");
-	fputs(", \"window_peak_allocated_bytes\": ", out);
+	json_key(j, "memory");
+	json_begin_object(j, JSON_INLINE);
+	json_key(j, "device");
+	json_int(j, a->device);
+	json_key(j, "samples");
+	json_uint(j, mp->n);
+	json_key(j, "peak_allocated_bytes");
+	json_real(j, mp->peak_allocated, "%.0f");
+	json_key(j, "peak_reserved_bytes");
+	json_real(j, mp->peak_reserved, "%.0f");
+	json_key(j, "window_peak_allocated_bytes");
 	if (has_w)
-		json_real(out, wa, "%.0f");
+		json_real(j, wa, "%.0f");
 	else
-		fputs("null", out);
-	fputs(", \"window_peak_reserved_bytes\": ", out);
+		json_null(j);
+	json_key(j, "window_peak_reserved_bytes");
 	if (has_w)
-		json_real(out, wr, "%.0f");
+		json_real(j, wr, "%.0f");
 	else
-		fputs("null", out);
-	fputs(",\n        \"steps\": [", out);
-	for (size_t i = 0; i < n; i++) {
-		const struct mem_step *p = &ms[i];
+		json_null(j);
+	json_newline(j);
+	json_key(j, "steps");
+	json_begin_array(j, JSON_BLOCK);
+	for (size_t i = 0; i < d->nms; i++) {
+		const struct mem_step *p = &d->ms[i];
 
-		fprintf(out, "%s\n          {\"number\": %" PRId64, i ? "," : "",
-		    p->number);
-		if (p->has_samples) {
-			fputs(", \"start_allocated_bytes\": ", out);
-			json_real(out, p->start_allocated, "%.0f");
-			fputs(", \"peak_allocated_bytes\": ", out);
-			json_real(out, p->peak_allocated, "%.0f");
-			fputs(", \"min_allocated_bytes\": ", out);
-			json_real(out, p->min_allocated, "%.0f");
-			fputs(", \"end_allocated_bytes\": ", out);
-			json_real(out, p->end_allocated, "%.0f");
-			fputs(", \"peak_reserved_bytes\": ", out);
-			json_real(out, p->peak_reserved, "%.0f");
-		} else {
-			fputs(", \"start_allocated_bytes\": null, \"peak_allocated_bytes\": null,"
-			    " \"min_allocated_bytes\": null, \"end_allocated_bytes\": null,"
-			    " \"peak_reserved_bytes\": null", out);
-		}
-		fprintf(out, ", \"cuda_malloc\": %u, \"cuda_free\": %u,"
-		    " \"alloc_call_ns\": %" PRId64 ", \"churn\": %s}", p->mallocs,
-		    p->frees, p->alloc_call_ns, p->churn ? "true" : "false");
+		json_begin_object(j, JSON_INLINE);
+		json_key(j, "number");
+		json_int(j, p->number);
+		json_key(j, "start_allocated_bytes");
+		if (p->has_samples)
+			json_real(j, p->start_allocated, "%.0f");
+		else
+			json_null(j);
+		json_key(j, "peak_allocated_bytes");
+		if (p->has_samples)
+			json_real(j, p->peak_allocated, "%.0f");
+		else
+			json_null(j);
+		json_key(j, "min_allocated_bytes");
+		if (p->has_samples)
+			json_real(j, p->min_allocated, "%.0f");
+		else
+			json_null(j);
+		json_key(j, "end_allocated_bytes");
+		if (p->has_samples)
+			json_real(j, p->end_allocated, "%.0f");
+		else
+			json_null(j);
+		json_key(j, "peak_reserved_bytes");
+		if (p->has_samples)
+			json_real(j, p->peak_reserved, "%.0f");
+		else
+			json_null(j);
+		json_key(j, "cuda_malloc");
+		json_uint(j, p->mallocs);
+		json_key(j, "cuda_free");
+		json_uint(j, p->frees);
+		json_key(j, "alloc_call_ns");
+		json_int(j, p->alloc_call_ns);
+		json_key(j, "churn");
+		json_boolean(j, p->churn);
+		json_end(j);
 	}
-	fputs(n ? "\n        ]}" : "]}", out);
+	json_end(j);
+	json_end(j);
 }
 
-/* Writes f[0..n) as a JSON array, its lines indented by ind. */
+/*
+ * Writes f[0..n) as the value of a "findings" key: a block array of objects
+ * whose evidence, ranges and remedy each start a line under the kind.
+ */
 static void
-json_findings(FILE *out, const struct finding *f, size_t n, const char *ind)
+json_findings(struct json *j, const struct finding *f, size_t n)
 {
-	fputs("[", out);
+	json_key(j, "findings");
+	json_begin_array(j, JSON_BLOCK);
 	for (size_t i = 0; i < n; i++) {
 		const struct finding *p = &f[i];
 
-		fprintf(out, "%s\n%s  {\"kind\": \"%s\", \"severity\": \"%s\","
-		    " \"summary\": ", i ? "," : "", ind, findings_kind_id(p->kind),
-		    findings_severity_name(p->severity));
-		emit_json_str(out, p->summary);
-		fprintf(out, ",\n%s   \"evidence\": {", ind);
+		json_begin_object(j, JSON_HANG);
+		json_key(j, "kind");
+		json_str(j, findings_kind_id(p->kind));
+		json_key(j, "severity");
+		json_str(j, findings_severity_name(p->severity));
+		json_key(j, "summary");
+		json_str(j, p->summary);
+		json_newline(j);
+		json_key(j, "evidence");
+		json_begin_object(j, JSON_INLINE);
 		for (size_t k = 0; k < p->nnums; k++) {
-			fprintf(out, "%s\"%s\": ", k ? ", " : "", p->nums[k].key);
+			json_key(j, p->nums[k].key);
 			if (p->nums[k].is_real)
-				json_real(out, p->nums[k].d, "%.6g");
+				json_real(j, p->nums[k].d, "%.6g");
 			else
-				fprintf(out, "%" PRId64, p->nums[k].i);
+				json_int(j, p->nums[k].i);
 		}
-		fprintf(out, "},\n%s   \"ranges\": [", ind);
-		for (size_t k = 0; k < p->nranges; k++)
-			fprintf(out, "%s{\"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64 "}",
-			    k ? ", " : "", p->ranges[k].start_ns, p->ranges[k].end_ns);
-		fprintf(out, "],\n%s   \"remedy\": ", ind);
-		emit_json_str(out, p->remedy);
-		fputs("}", out);
+		json_end(j);
+		json_newline(j);
+		json_key(j, "ranges");
+		json_begin_array(j, JSON_INLINE);
+		for (size_t k = 0; k < p->nranges; k++) {
+			json_begin_object(j, JSON_INLINE);
+			json_key(j, "start_ns");
+			json_int(j, p->ranges[k].start_ns);
+			json_key(j, "end_ns");
+			json_int(j, p->ranges[k].end_ns);
+			json_end(j);
+		}
+		json_end(j);
+		json_newline(j);
+		json_key(j, "remedy");
+		json_str(j, p->remedy);
+		json_end(j);
 	}
-	if (n)
-		fprintf(out, "\n%s]", ind);
-	else
-		fputs("]", out);
+	json_end(j);
 }
 
 void
-report_diag_json(FILE *out, const struct analysis *a, const struct crossrank *x,
-    size_t part)
+report_diag_json(struct json *j, const struct analysis *a,
+    const struct crossrank *x, size_t part)
 {
 	struct diag d;
 
 	(void)x;
 	(void)part;
 	diag_build(&d, a);
-	if (d.m != NULL)
-		json_memory(out, &d);
-	else
-		fputs(",\n      \"memory\": null", out);
-	fputs(",\n      \"findings\": ", out);
-	json_findings(out, d.f, d.nf, "      ");
+	if (d.m != NULL) {
+		json_memory(j, &d);
+	} else {
+		json_key(j, "memory");
+		json_null(j);
+	}
+	json_findings(j, d.f, d.nf);
 	diag_free(&d);
 }
 
@@ -247,16 +286,14 @@ report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
 }
 
 void
-report_diag_cross_json(FILE *out, const struct crossrank *x)
+report_diag_cross_json(struct json *j, const struct crossrank *x)
 {
 	struct finding *f;
 	size_t n = findings_cross(x, &f);
 
-	fputs(",\n    \"findings\": ", out);
-	json_findings(out, f, n, "    ");
+	json_findings(j, f, n);
 	free(f);
 }
-
 
 void
 report_diag_cross_text(FILE *out, const struct crossrank *x)

@@ -15,12 +15,14 @@
 
 struct analysis;
 struct crossrank;
+struct json;
 
 /*
- * Writes ",\n      \"memory\": {...},\n      \"findings\": [...]" (keys of a
- * rank entry; see man/gantty.1).  Never fails (errors stay in out).
+ * Writes the members "memory" ({...} or null) and "findings" ([...]) of the
+ * rank entry open in j (see man/gantty.1).  Never fails (errors stay in
+ * j's FILE).
  */
-void report_diag_json(FILE *out, const struct analysis *a,
+void report_diag_json(struct json *j, const struct analysis *a,
     const struct crossrank *x, size_t part);
 /*
  * Writes the "memory:" line and the "findings:" section of a text entry;
@@ -29,8 +31,8 @@ void report_diag_json(FILE *out, const struct analysis *a,
 void report_diag_text(FILE *out, const struct analysis *a,
     const struct crossrank *x, size_t part, int64_t origin_ns);
 
-/* Writes ",\n    \"findings\": [...]" (a key of cross_rank). */
-void report_diag_cross_json(FILE *out, const struct crossrank *x);
+/* Writes the member "findings" ([...]) of the cross_rank object open in j. */
+void report_diag_cross_json(struct json *j, const struct crossrank *x);
 /* Writes the cross-rank findings as text ("" when none). */
 void report_diag_cross_text(FILE *out, const struct crossrank *x);
 

@@ -1,0 +1,174 @@
+#include "config.h"
+
+#include "report/json.h"
+
+#include <inttypes.h>
+
+#include "report/emit.h"
+
+void
+json_init(struct json *j, FILE *out)
+{
+	j->out = out;
+	j->depth = 0;
+	j->keyed = 0;
+}
+
+static void
+indent(struct json *j, int n)
+{
+	putc('\n', j->out);
+	while (n-- > 0)
+		putc(' ', j->out);
+}
+
+/* The separator and line break before the next member of the innermost container. */
+static void
+member(struct json *j)
+{
+	struct json_level *l = &j->lv[j->depth - 1];
+	int nl = l->brk != 0 ? l->brk > 0 : l->style == JSON_BLOCK;
+
+	if (l->members > 0)
+		putc(',', j->out);
+	if (nl)
+		indent(j, l->style == JSON_HANG ? 2 * j->depth - 1 : 2 * j->depth);
+	else if (l->members > 0)
+		putc(' ', j->out);
+	l->members++;
+	l->brk = 0;
+}
+
+/* Before a value: its separator when it is an element, nothing after a key. */
+static void
+value(struct json *j)
+{
+	if (j->keyed)
+		j->keyed = 0;
+	else if (j->depth > 0)
+		member(j);
+}
+
+/* After a value: ends the output with a newline when it was the outermost. */
+static void
+done(struct json *j)
+{
+	if (j->depth == 0)
+		putc('\n', j->out);
+}
+
+static void
+begin(struct json *j, enum json_style style, int object)
+{
+	struct json_level *l;
+
+	value(j);
+	putc(object ? '{' : '[', j->out);
+	l = &j->lv[j->depth++];
+	l->style = style;
+	l->object = object;
+	l->members = 0;
+	l->brk = 0;
+}
+
+void
+json_begin_object(struct json *j, enum json_style style)
+{
+	begin(j, style, 1);
+}
+
+void
+json_begin_array(struct json *j, enum json_style style)
+{
+	begin(j, style, 0);
+}
+
+void
+json_end(struct json *j)
+{
+	struct json_level *l = &j->lv[j->depth - 1];
+
+	if (l->brk > 0 || (l->style == JSON_BLOCK && l->members > 0))
+		indent(j, 2 * (j->depth - 1));
+	putc(l->object ? '}' : ']', j->out);
+	j->depth--;
+	done(j);
+}
+
+void
+json_key(struct json *j, const char *key)
+{
+	member(j);
+	emit_json_str(j->out, key);
+	fputs(": ", j->out);
+	j->keyed = 1;
+}
+
+void
+json_int(struct json *j, int64_t v)
+{
+	value(j);
+	fprintf(j->out, "%" PRId64, v);
+	done(j);
+}
+
+void
+json_uint(struct json *j, uint64_t v)
+{
+	value(j);
+	fprintf(j->out, "%" PRIu64, v);
+	done(j);
+}
+
+void
+json_double(struct json *j, const char *fmt, double v)
+{
+	value(j);
+	fprintf(j->out, fmt, v);
+	done(j);
+}
+
+void
+json_str(struct json *j, const char *s)
+{
+	value(j);
+	emit_json_str(j->out, s);
+	done(j);
+}
+
+void
+json_boolean(struct json *j, int v)
+{
+	value(j);
+	fputs(v ? "true" : "false", j->out);
+	done(j);
+}
+
+void
+json_null(struct json *j)
+{
+	value(j);
+	fputs("null", j->out);
+	done(j);
+}
+
+void
+json_int_or_null(struct json *j, int has, int64_t v)
+{
+	if (has)
+		json_int(j, v);
+	else
+		json_null(j);
+}
+
+void
+json_newline(struct json *j)
+{
+	j->lv[j->depth - 1].brk = 1;
+}
+
+void
+json_sameline(struct json *j)
+{
+	j->lv[j->depth - 1].brk = -1;
+}
