@@ -108,6 +108,27 @@ struct cands {
 	int n;
 };
 
+/*
+ * What each viewer mode (enum view_mode, view.h) draws, indexed by it; view/
+ * has the modes' keys and state (command.h), this table their drawing: view/
+ * is below render/ in the layer map, so its table cannot point here.  A new
+ * mode is one entry in each.
+ */
+struct render_mode {
+	int lanes;              /* its area is lane rows (build_lanes()); else,
+	                           its rows are the mode's own, and the lanes laid
+	                           out under it (render_rank_lane()) are those of
+	                           the mode it goes back to */
+	/* Fills lay's lane area for v (the grid is big enough). */
+	void (*layout)(struct layout *lay, const struct view *v);
+	/* Draws everything between the title and the hint line. */
+	void (*draw)(struct rctx *c);
+	/* Returns the hint line's text, or NULL for the lanes' key list. */
+	const char *(*hint)(const struct rctx *c);
+};
+
+static const struct render_mode render_modes[VIEW_MODE_COUNT];
+
 /* ---- text -------------------------------------------------------------- */
 
 /* ASCII stand-ins for the few non-ASCII symbols gantty's own texts use. */
@@ -440,6 +461,17 @@ push_lane(struct row_info **v, size_t *n, size_t *cap, enum row_kind kind,
 	(*n)++;
 }
 
+/* The mode shown if it has lanes, else the first under it that has. */
+static enum view_mode
+lanes_mode(const struct view *v)
+{
+	enum view_mode m = v->mode;
+
+	for (int i = v->nunder; !render_modes[m].lanes && i > 0; )
+		m = v->under[--i];
+	return m;
+}
+
 /* Lists every lane row of v, top to bottom, into *out; returns how many. */
 static size_t
 build_lanes(const struct view *v, struct row_info **out)
@@ -447,8 +479,9 @@ build_lanes(const struct view *v, struct row_info **out)
 	struct row_info *rows = NULL;
 	size_t n = 0, cap = 0;
 	struct view_baseline bl;
+	enum view_mode mode = lanes_mode(v);
 
-	if (v->matrix && v->xr != NULL && v->mx != NULL) {
+	if (mode == VIEW_MODE_MATRIX && v->xr != NULL && v->mx != NULL) {
 		for (size_t p = 0; p < v->xr->nparts; p++)
 			push_lane(&rows, &n, &cap, ROW_MATRIX, (int)p, UINT32_MAX, 0);
 		*out = rows;
@@ -458,7 +491,7 @@ build_lanes(const struct view *v, struct row_info **out)
 		const struct analysis *an = &v->an[i];
 		const struct trace *t = an->t;
 
-		if (v->overview) {
+		if (mode == VIEW_MODE_OVERVIEW) {
 			/* one row per rank: its bubble lane, labelled with the rank */
 			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
 			continue;
@@ -519,12 +552,45 @@ first_lane(const struct layout *lay, const struct view *v)
 	return s < 0 ? 0 : s;
 }
 
+/* The diff table: every row between the title and the hint line. */
+static void
+table_layout(struct layout *lay, const struct view *v)
+{
+	size_t row, top;
+	const struct compare_table *t = view_compare_table(v, &row, &top);
+
+	lay->lanes_y = 1;
+	lay->lanes_h = lay->h - 2;
+	lay->nlanes = t != NULL ? (int)t->nrows : 0;
+}
+
+/* The lanes (or the matrix's rows) between the ruler and the panel. */
+static void
+lanes_layout(struct layout *lay, const struct view *v)
+{
+	struct row_info *lanes = NULL;
+	int content, scroll, h = lay->h;
+
+	lay->nlanes = (int)build_lanes(v, &lanes);
+	content = panel_base_rows(h);
+	lay->lanes_y = TOP_ROWS;
+	lay->lanes_h = h - TOP_ROWS - 2 - content;
+	/* few lanes: the panel follows them, htop-like, blank rows below */
+	if (lay->nlanes < lay->lanes_h)
+		lay->lanes_h = lay->nlanes;
+	if (v->nan > 0 && v->mode != VIEW_MODE_MATRIX) {
+		lay->rows[1].kind = ROW_STEPS;
+		lay->rows[1].analysis = (int)v->rank;
+	}
+	scroll = first_lane(lay, v);
+	for (int i = 0; i < lay->lanes_h && scroll + i < lay->nlanes; i++)
+		lay->rows[lay->lanes_y + i] = lanes[scroll + i];
+	free(lanes);
+}
+
 void
 render_layout(struct layout *lay, const struct view *v, int w, int h)
 {
-	struct row_info *lanes = NULL;
-	int content, scroll;
-
 	memset(lay, 0, sizeof *lay);
 	lay->w = w;
 	lay->h = h;
@@ -538,32 +604,7 @@ render_layout(struct layout *lay, const struct view *v, int w, int h)
 	lay->time_cols = w - RENDER_LABEL_W > 1 ? w - RENDER_LABEL_W : 1;
 	if (w < RENDER_MIN_W || h < RENDER_MIN_H)
 		return;
-
-	if (v->difftable) {
-		/* the table: every row between the title and the hint line */
-		size_t row, top;
-		const struct compare_table *t = view_compare_table(v, &row, &top);
-
-		lay->lanes_y = 1;
-		lay->lanes_h = h - 2;
-		lay->nlanes = t != NULL ? (int)t->nrows : 0;
-		return;
-	}
-	lay->nlanes = (int)build_lanes(v, &lanes);
-	content = panel_base_rows(h);
-	lay->lanes_y = TOP_ROWS;
-	lay->lanes_h = h - TOP_ROWS - 2 - content;
-	/* few lanes: the panel follows them, htop-like, blank rows below */
-	if (lay->nlanes < lay->lanes_h)
-		lay->lanes_h = lay->nlanes;
-	if (v->nan > 0 && !v->matrix) {
-		lay->rows[1].kind = ROW_STEPS;
-		lay->rows[1].analysis = (int)v->rank;
-	}
-	scroll = first_lane(lay, v);
-	for (int i = 0; i < lay->lanes_h && scroll + i < lay->nlanes; i++)
-		lay->rows[lay->lanes_y + i] = lanes[scroll + i];
-	free(lanes);
+	render_modes[v->mode].layout(lay, v);
 }
 
 int
@@ -989,7 +1030,7 @@ draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct metrics *d = &c->v->an[ri->analysis].dev;
 
-	if (c->v->overview) {
+	if (c->v->mode == VIEW_MODE_OVERVIEW) {
 		char label[32];
 		const struct analysis *an = &c->v->an[ri->analysis];
 
@@ -2357,7 +2398,7 @@ draw_panel(struct rctx *c, int y0, int rows)
 	for (int i = 0; i < w; i++)
 		grid_put(c->g, i, y0, c->gl->hrule, ROLE_RULER);
 	x = 1;
-	if (v->matrix && v->mx != NULL) {
+	if (v->mode == VIEW_MODE_MATRIX) {
 		put_text(c, x, y0, w - x, ROLE_LABEL, "[rank x step]");
 		if (lay->nlanes > lay->lanes_h) {
 			int f = first_lane(lay, v);
@@ -2429,6 +2470,22 @@ draw_panel(struct rctx *c, int y0, int rows)
 
 /* ---- the hint line and the help ---------------------------------------- */
 
+static const char *
+table_hint(const struct rctx *c)
+{
+	return c->v->compare ?
+	    "j/k PgUp/PgDn row  Enter go to it  +/- arrows window  D lanes  ? help  q quit" :
+	    "j/k PgUp/PgDn row  Enter go to it  ]/[ B  b baseline  D lanes  ? help  q quit";
+}
+
+static const char *
+matrix_hint(const struct rctx *c)
+{
+	return c->v->nan > 0 ?
+	    "r/R rank  j/k scroll  Enter its lanes  m lanes  ? help  q quit" :
+	    "r/R rank  j/k scroll  Enter open its trace  ? help  q quit";
+}
+
 static void
 draw_hint(struct rctx *c, int y)
 {
@@ -2454,22 +2511,16 @@ draw_hint(struct rctx *c, int y)
 	enum { N = sizeof items / sizeof items[0] };
 	int w = c->g->w, x = 1, used = 0, show[N] = { 0 }, width[N];
 	char buf[64];
+	const char *hint;
 
 	grid_fill(c->g, 0, y, w, 1, ' ', ROLE_HINT);
 	if (c->v->message[0] != '\0') {
 		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->message);
 		return;
 	}
-	if (c->v->difftable) {
-		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->compare ?
-		    "j/k PgUp/PgDn row  Enter go to it  +/- arrows window  D lanes  ? help  q quit" :
-		    "j/k PgUp/PgDn row  Enter go to it  ]/[ B  b baseline  D lanes  ? help  q quit");
-		return;
-	}
-	if (c->v->matrix && c->v->mx != NULL) {
-		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->nan > 0 ?
-		    "r/R rank  j/k scroll  Enter its lanes  m lanes  ? help  q quit" :
-		    "r/R rank  j/k scroll  Enter open its trace  ? help  q quit");
+	if (render_modes[c->v->mode].hint != NULL &&
+	    (hint = render_modes[c->v->mode].hint(c)) != NULL) {
+		put_fit(c, 1, y, w - 2, ROLE_HINT, hint);
 		return;
 	}
 	for (int i = 0; i < N; i++) {
@@ -2653,7 +2704,6 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 {
 	static const struct render_opts none = { 0, 0, NULL };
 	struct rctx c;
-	int panel_y, panel_rows;
 
 	if (opts == NULL)
 		opts = &none;
@@ -2683,56 +2733,7 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 	selection_range(v, &c.sel_start, &c.sel_end);
 
 	draw_title(&c, opts);
-	if (v->difftable) {
-		render_compare(g, 1, g->h - 2, v, c.ascii);
-		goto finish;
-	}
-	if (v->matrix && v->mx != NULL) {
-		draw_matrix_head(&c);
-	} else {
-		draw_steps(&c);
-		draw_ruler(&c);
-	}
-	for (int i = 0; i < lay->lanes_h; i++) {
-		int y = lay->lanes_y + i;
-		const struct row_info *ri = &lay->rows[y];
-
-		if (ri->kind == ROW_MATRIX) {
-			draw_matrix_row(&c, y, ri);
-			continue;
-		}
-		if (ri->analysis < 0 || (size_t)ri->analysis >= v->nan)
-			continue;
-		switch (ri->kind) {
-		case ROW_RANK:
-			draw_rank_header(&c, y, ri);
-			break;
-		case ROW_GPU:
-			draw_gpu_lane(&c, y, ri);
-			break;
-		case ROW_BASELINE:
-			draw_baseline_lane(&c, y, ri);
-			break;
-		case ROW_BUBBLE:
-			draw_bubble_lane(&c, y, ri);
-			break;
-		case ROW_CPU:
-			draw_cpu_lane(&c, y, ri);
-			break;
-		case ROW_MEMORY:
-			render_diag_memory_lane(c.g, y, RENDER_LABEL_W, c.x0, c.ncols, v,
-			    (size_t)ri->analysis, c.ascii);
-			break;
-		default:
-			break;
-		}
-	}
-	panel_y = lay->lanes_y + lay->lanes_h;
-	panel_rows = g->h - 1 - panel_y - 1;
-	if (panel_rows > PANEL_MAX_ROWS)
-		panel_rows = PANEL_MAX_ROWS;
-	draw_panel(&c, panel_y, panel_rows);
-finish:
+	render_modes[v->mode].draw(&c);
 	draw_hint(&c, g->h - 1);
 	if (v->help)
 		draw_help(&c);
@@ -2741,6 +2742,86 @@ finish:
 	free(c.cache);
 	free(c.buf);
 }
+
+/* The lane rows laid out, then the panel under them. */
+static void
+draw_lane_area(struct rctx *c)
+{
+	const struct layout *lay = c->lay;
+	const struct view *v = c->v;
+	int panel_y, panel_rows;
+
+	for (int i = 0; i < lay->lanes_h; i++) {
+		int y = lay->lanes_y + i;
+		const struct row_info *ri = &lay->rows[y];
+
+		if (ri->kind == ROW_MATRIX) {
+			draw_matrix_row(c, y, ri);
+			continue;
+		}
+		if (ri->analysis < 0 || (size_t)ri->analysis >= v->nan)
+			continue;
+		switch (ri->kind) {
+		case ROW_RANK:
+			draw_rank_header(c, y, ri);
+			break;
+		case ROW_GPU:
+			draw_gpu_lane(c, y, ri);
+			break;
+		case ROW_BASELINE:
+			draw_baseline_lane(c, y, ri);
+			break;
+		case ROW_BUBBLE:
+			draw_bubble_lane(c, y, ri);
+			break;
+		case ROW_CPU:
+			draw_cpu_lane(c, y, ri);
+			break;
+		case ROW_MEMORY:
+			render_diag_memory_lane(c->g, y, RENDER_LABEL_W, c->x0, c->ncols, v,
+			    (size_t)ri->analysis, c->ascii);
+			break;
+		default:
+			break;
+		}
+	}
+	panel_y = lay->lanes_y + lay->lanes_h;
+	panel_rows = c->g->h - 1 - panel_y - 1;
+	if (panel_rows > PANEL_MAX_ROWS)
+		panel_rows = PANEL_MAX_ROWS;
+	draw_panel(c, panel_y, panel_rows);
+}
+
+/* All lanes or the overview: the step strip and the ruler over them. */
+static void
+draw_lanes_mode(struct rctx *c)
+{
+	draw_steps(c);
+	draw_ruler(c);
+	draw_lane_area(c);
+}
+
+/* The matrix: its head over the participants' rows. */
+static void
+draw_matrix_mode(struct rctx *c)
+{
+	draw_matrix_head(c);
+	draw_lane_area(c);
+}
+
+/* The diff table fills the area. */
+static void
+draw_table_mode(struct rctx *c)
+{
+	render_compare(c->g, 1, c->g->h - 2, c->v, c->ascii);
+}
+
+static const struct render_mode render_modes[VIEW_MODE_COUNT] = {
+	[VIEW_MODE_LANES] = { 1, lanes_layout, draw_lanes_mode, NULL },
+	[VIEW_MODE_OVERVIEW] = { 1, lanes_layout, draw_lanes_mode, NULL },
+	[VIEW_MODE_MATRIX] = { 1, lanes_layout, draw_matrix_mode, matrix_hint },
+	[VIEW_MODE_COMPARE_TABLE] = { 0, table_layout, draw_table_mode, table_hint },
+};
 
 uint32_t
 render_event_at(const struct layout *lay, const struct view *v, int x, int y,

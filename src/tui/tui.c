@@ -29,6 +29,7 @@
 #include "render/render.h"
 #include "tui/style.h"
 #include "tui/tui.h"
+#include "view/command.h"
 #include "view/view.h"
 #include "base/xalloc.h"
 

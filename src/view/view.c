@@ -12,8 +12,6 @@
 #include "base/runsort.h"
 #include "model/trace.h"
 #include "base/units.h"
-#include "view/view_compare.h"
-#include "view/view_diag.h"
 #include "base/xalloc.h"
 
 /* Each side of a zoomed-to step, layer, gap or event: 2% of its length. */
@@ -286,7 +284,7 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	priv(v)->ranks_loaded = count_traces(an, nan);
 	v->xr_worst = -1;
 	v->base_step = -1;
-	v->overview = nan > VIEW_OVERVIEW_RANKS;
+	v->mode = nan > VIEW_OVERVIEW_RANKS ? VIEW_MODE_OVERVIEW : VIEW_MODE_LANES;
 	if (nan > 1) {
 		v->xr = xmalloc(sizeof *v->xr);
 		crossrank_build(v->xr, an, nan);
@@ -295,7 +293,7 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	}
 	if (gpu_extent(v, &a, &b))
 		view_set_window(v, a, b, 0);
-	view_recalc(v);
+	view_measure(v);
 }
 
 void
@@ -306,7 +304,7 @@ view_set_opts(struct view *v, const struct analysis_opts *opts)
 	p->mfu = opts->mfu;
 	if (opts->ranks_loaded > 0)
 		p->ranks_loaded = opts->ranks_loaded;
-	view_recalc(v);
+	view_measure(v);
 }
 
 void
@@ -323,7 +321,7 @@ view_set_crossrank(struct view *v, struct crossrank *x)
 	v->xr = x;
 	v->mx = xmalloc(sizeof *v->mx);
 	matrix_build(v->mx, x);
-	v->matrix = 1;
+	view_push_mode(v, VIEW_MODE_MATRIX);
 	v->rank = 0;
 	v->lane_scroll = 0;
 }
@@ -337,7 +335,7 @@ view_nranks(const struct view *v)
 }
 
 void
-view_free(struct view *v)
+view_release(struct view *v)
 {
 	struct view_priv *p;
 
@@ -348,8 +346,6 @@ view_free(struct view *v)
 		free(v->xr);
 		v->xr = NULL;
 	}
-	view_diag_free(v);
-	view_compare_free(v);
 	if (v->mx != NULL) {
 		matrix_free(v->mx);
 		free(v->mx);
@@ -366,19 +362,6 @@ view_free(struct view *v)
 	free(p->match);
 	free(p);
 	v->priv = NULL;
-}
-
-void
-view_resize(struct view *v, int cols)
-{
-	int old = v->cols;
-
-	v->cols = cols < 1 ? 1 : cols;
-	v->cursor = (int)((long long)v->cursor * v->cols / old);
-	if (v->cursor >= v->cols)
-		v->cursor = v->cols - 1;
-	view_set_window(v, v->start_ns, v->end_ns, 0);
-	view_recalc(v);
 }
 
 int
@@ -537,10 +520,9 @@ recalc_current(struct view *v)
 }
 
 void
-view_recalc(struct view *v)
+view_measure(struct view *v)
 {
 	recalc_current(v);
-	view_compare_refresh(v);
 }
 
 /* ---- zoom and pan ---- */
@@ -1090,8 +1072,7 @@ zoom_selected(struct view *v)
 		a = an->t->events[v->sel_index].ts_ns;
 		b = event_end(&an->t->events[v->sel_index]);
 		return zoom_to(v, a, b);
-	case SEL_FINDING:
-		return view_diag_zoom(v);
+	case SEL_FINDING:      /* the lanes modes zoom to it (command.c) */
 	case SEL_NONE:
 		break;
 	}
@@ -1130,32 +1111,8 @@ needs_analysis(enum view_cmd cmd)
 }
 
 int
-view_do(struct view *v, enum view_cmd cmd)
+view_do_common(struct view *v, enum view_cmd cmd)
 {
-	v->message[0] = '\0';
-	if (v->difftable) {
-		/* the diff table takes the keys that move in it */
-		long page = v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
-
-		switch (cmd) {
-		case CMD_LANE_UP: return view_compare_move(v, -1);
-		case CMD_LANE_DOWN: return view_compare_move(v, 1);
-		case CMD_PAGE_UP: return view_compare_move(v, -page);
-		case CMD_PAGE_DOWN: return view_compare_move(v, page);
-		case CMD_ZOOM_SELECTED: return view_compare_enter(v);
-		default: break;
-		}
-	}
-	if (cmd == CMD_ZOOM_SELECTED && v->matrix && v->xr != NULL) {
-		/* Enter on the matrix: the current rank in full */
-		if (v->nan == 0) {
-			v->open_rank = 1;
-			return VIEW_QUIT;
-		}
-		v->matrix = 0;
-		v->overview = 0;
-		return VIEW_RECALC;
-	}
 	if (v->nan == 0 && needs_analysis(cmd)) {
 		snprintf(v->message, sizeof v->message, "no trace");
 		return VIEW_REPAINT;
@@ -1254,33 +1211,6 @@ view_do(struct view *v, enum view_cmd cmd)
 	case CMD_TOGGLE_CPU:
 		v->show_cpu = !v->show_cpu;
 		return VIEW_REPAINT;
-	case CMD_TOGGLE_OVERVIEW:
-		v->overview = !v->overview;
-		v->lane_scroll = 0;
-		return VIEW_REPAINT;
-	case CMD_NEXT_FINDING:
-		return view_diag_next_finding(v);
-	case CMD_TOGGLE_MEMORY:
-		return view_diag_toggle_memory(v);
-	case CMD_MARK_BASELINE:
-		return view_compare_mark(v);
-	case CMD_TOGGLE_DIFF:
-		return view_compare_toggle(v);
-	case CMD_TOGGLE_MATRIX:
-		if (v->xr == NULL) {
-			snprintf(v->message, sizeof v->message,
-			    "one rank: no rank x step matrix");
-			return VIEW_REPAINT;
-		}
-		if (v->nan == 0) {
-			snprintf(v->message, sizeof v->message,
-			    "reports only: Enter opens the current rank's trace");
-			return VIEW_REPAINT;
-		}
-		v->matrix = !v->matrix;
-		v->difftable = 0;
-		v->lane_scroll = 0;
-		return VIEW_REPAINT;
 	case CMD_PANEL:
 		v->panel = (enum view_panel)((v->panel + 1) % PANEL_COUNT);
 		return VIEW_REPAINT;
@@ -1289,8 +1219,59 @@ view_do(struct view *v, enum view_cmd cmd)
 		return VIEW_REPAINT;
 	case CMD_QUIT:
 		return VIEW_QUIT;
-	case CMD_COUNT:
+	default:        /* the modes' commands: view_do() */
 		break;
 	}
 	return VIEW_NONE;
+}
+
+/* ---- the mode stack ---- */
+
+void
+view_push_mode(struct view *v, enum view_mode m)
+{
+	if (v->mode == m)
+		return;
+	v->under[v->nunder++] = v->mode;
+	v->mode = m;
+}
+
+void
+view_pop_mode(struct view *v)
+{
+	if (v->nunder > 0)
+		v->mode = v->under[--v->nunder];
+}
+
+void
+view_reset_mode(struct view *v, enum view_mode m)
+{
+	v->mode = m;
+	v->nunder = 0;
+}
+
+int
+view_mode_on(const struct view *v, enum view_mode m)
+{
+	if (v->mode == m)
+		return 1;
+	for (int i = 0; i < v->nunder; i++)
+		if (v->under[i] == m)
+			return 1;
+	return 0;
+}
+
+enum view_mode
+view_base_mode(const struct view *v)
+{
+	return v->nunder > 0 ? v->under[0] : v->mode;
+}
+
+void
+view_set_base_mode(struct view *v, enum view_mode m)
+{
+	if (v->nunder > 0)
+		v->under[0] = m;
+	else
+		v->mode = m;
 }
