@@ -14,6 +14,7 @@
 #include "model/trace.h"
 #include "view/command.h"
 #include "view/view.h"
+#include "view/view_nav.h"
 #include "analysis/crossrank.h"
 
 #define US 1000LL               /* ns per us */

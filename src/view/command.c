@@ -8,6 +8,7 @@
 #include "view/view.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
+#include "view/view_nav.h"
 
 struct view_mode_ops {
 	const char *name;
@@ -115,6 +116,8 @@ view_do(struct view *v, enum view_cmd cmd)
 	case CMD_TOGGLE_DIFF:
 		return view_compare_toggle(v);
 	default:
+		if ((ch = view_nav_do(v, cmd)) >= 0)
+			return ch;
 		return view_do_common(v, cmd);
 	}
 }
@@ -149,6 +152,7 @@ view_free(struct view *v)
 		if (modes[m].free != NULL)
 			modes[m].free(v);
 	view_diag_free(v);
+	view_nav_free(v);
 	view_release(v);
 }
 

@@ -12,9 +12,8 @@
  * here and one in render.c's table of draw functions: render/ is above
  * view/ in the layer map, so this table cannot point at them.
  *
- * This file sits above view.c, view_compare.c and view_diag.c, so that the
- * core (view.c) does not include the comparison and diagnosis state built
- * on it.  The functions keep the view_ prefix: they act on the whole view.
+ * This file sits above view.c, view_nav.c, view_compare.c and view_diag.c,
+ * so that the core (view.c) does not include the state built on it.  The functions keep the view_ prefix: they act on the whole view.
  */
 #ifndef GANTTY_COMMAND_H
 #define GANTTY_COMMAND_H
@@ -26,8 +25,9 @@
  * it first: the diff table takes Up / Down, PgUp / PgDn and Enter, the
  * matrix Enter (open the current rank's lanes), the lanes Enter on a
  * selected finding.  Then the commands that change modes (v, m, D) and the
- * comparison and diagnosis commands (b, F, M) run here, and every other one
- * through view_do_common() (see there for what each does and costs).  The
+ * comparison and diagnosis commands (b, F, M) run here, the navigation
+ * through view_nav_do() (view_nav.h) and every other one through
+ * view_do_common() (view.h); see there for what each does and costs.  The
  * message is cleared first.
  */
 int view_do(struct view *v, enum view_cmd cmd);

@@ -1,7 +1,8 @@
 /*
- * view — the viewer's state and every command that changes it, with no
- * terminal: the visible window, the zoom stack, the cursor, the current rank,
- * the selection (step, layer, event or gap), the search, toggles.
+ * view — the viewer's state and the commands on it that every mode shares,
+ * with no terminal: the visible window, the zoom stack, the cursor, the
+ * current rank, the selection (step, layer, event or gap), the search,
+ * toggles, the mode stack.
  *
  * The analyses (one per rank and device, see analysis.h) are not owned; the
  * view reads them.  The visible window [start_ns, end_ns) maps onto `cols`
@@ -25,7 +26,8 @@
  * above this file, in command.c (view/command.h), since they reach the
  * comparison and diagnosis state (view_compare.h, view_diag.h), which are
  * built on this file.  This file is the core: the window, the cursor, the
- * selection and navigation, and the mode stack itself.  The help (?) is not
+ * selection, the numbers of the window, and the mode stack itself; going
+ * to steps, layers, gaps and matches is view_nav.h's.  The help (?) is not
  * a mode but an overlay drawn over any mode: every key keeps working under
  * it.  Lane toggles (CPU, memory) and --compare (v->compare, two traces)
  * are not modes either.
@@ -133,6 +135,7 @@ struct view_span {
 struct view_priv;               /* view.c's caches: see view_release() */
 struct view_diag;               /* findings and memory: see view_diag.h */
 struct view_compare;                /* the diff table: see view_compare.h */
+struct view_nav;                /* the search's match set: see view_nav.h */
 
 struct view {
 	const struct analysis *an;      /* nan analyses, by rank then device */
@@ -188,6 +191,7 @@ struct view {
 	                                   an[base_rank].steps; -1 if none */
 	size_t base_rank;
 	struct view_compare *cmp;           /* owned, NULL until first used */
+	struct view_nav *nav;           /* owned, NULL until the first search */
 };
 
 /*
@@ -251,30 +255,31 @@ enum view_mode view_base_mode(const struct view *v);
  */
 void view_set_base_mode(struct view *v, enum view_mode m);
 /*
- * Runs a command that every mode shares (the window, the lanes' scroll,
- * navigation, the search, ranks, the CPU lanes, the panel, the help, quit);
- * returns the enum view_change flags.  view_do() (command.h) gives the
- * mode shown the keys first and runs the commands that change modes or
- * reach the comparison and diagnosis state itself.  Where there is
- * nothing to go to ("no next step", "no gaps >= 10 us", ...), the window
- * and selection stay and message says why.  Navigation (steps, layers,
- * outliers) starts from the selection of its kind, else from the window's
- * centre; gaps and matches from the selected gap or event, else from the
- * cursor's time.  Outliers and matches wrap around.  WORST_LAYER picks,
- * among the layers whose GPU extent overlaps the window, the one with the
- * largest own_exposed_comm_ns (ties: the earlier); when none has any, it
- * only says so.  Costs: O(log n) per command, O(s) for steps/layers, O(n)
- * per search jump (one scan of the string table per new query).
+ * Runs a command that every mode shares and that needs no analysis to go
+ * to (panning, zooming, the lanes' scroll, ranks, the worst arrival skew,
+ * the CPU lanes, the panel, the help, quit); returns the enum view_change
+ * flags, VIEW_NONE for a command it does not run.  view_do() (command.h)
+ * gives the mode shown the keys first, runs the commands that change modes
+ * or reach the comparison and diagnosis state, and the navigation
+ * (view_nav.h), then this.  O(log n) per command.
  */
 int view_do_common(struct view *v, enum view_cmd cmd);
 /*
- * Searches event names of the current rank for text (case-insensitive
- * substring), selects the first match at or after the cursor and centres it.
- * Returns the change; sets message when nothing matches.  An empty text
- * repeats the last query.  Counter samples are not searched; a match on a
- * CPU lane turns the CPU lanes on.
+ * Zooms to [a, b) with a margin of 2% of its length each side, the old
+ * window pushed on the zoom stack.  Returns VIEW_RECALC if the window
+ * changed, else VIEW_NONE.
  */
-int view_search(struct view *v, const char *text);
+int view_zoom_to(struct view *v, int64_t a, int64_t b);
+/*
+ * Centres [a, b) keeping the zoom (not pushed: a pan), or zooms to it
+ * (view_zoom_to()) when it is wider than the window; the cursor goes to a.
+ * Returns the change, VIEW_REPAINT at least.
+ */
+int view_centre_on(struct view *v, int64_t a, int64_t b);
+/* Returns the time at the window's centre. */
+int64_t view_win_centre(const struct view *v);
+/* Returns the time of the cursor: the first nanosecond of its column. */
+int64_t view_cursor_ns(const struct view *v);
 /* Moves the cursor to column col (clamped).  Returns VIEW_REPAINT. */
 int view_set_cursor(struct view *v, int col);
 /* Selects event ev of the current rank's trace.  Returns VIEW_REPAINT. */
