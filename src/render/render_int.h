@@ -124,11 +124,12 @@ struct pen {
 	int x, y, x1;
 };
 
-/* render.c */
+/* render.c: the layout */
 int first_lane(const struct layout *lay, const struct view *v);
 
-/* render_text.c */
-const char *display_name(const struct trace *t, const struct event *e, char *buf, size_t n);
+/* render_text.c: text, numbers and names, the pen */
+const char *display_name(const struct trace *t, const struct event *e,
+    char *buf, size_t n);
 char *fmt_compact(char *buf, size_t n, int64_t ns);
 char *fmt_rel(char *buf, size_t n, const struct view *v, int64_t ts_ns);
 const char *medium_kernel_name(const char *name, char *buf, size_t n);
@@ -136,20 +137,23 @@ double pct(int64_t part, int64_t whole);
 void pen_dur(struct pen *p, enum role role, int64_t ns);
 void pen_put(struct pen *p, enum role role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int put_fit(struct rctx *c, int x, int y, int maxw, enum role role, const char *s);
-int put_text(struct rctx *c, int x, int y, int maxw, enum role role, const char *s);
+int put_fit(struct rctx *c, int x, int y, int maxw, enum role role,
+    const char *s);
+int put_text(struct rctx *c, int x, int y, int maxw, enum role role,
+    const char *s);
 int text_cols(const char *s);
 const char *text_for(int ascii, const char *s, char *buf, size_t n);
 const char *thread_label(const char *name, char *buf, size_t n);
-const char *track_name(const struct trace *t, const struct track *tr, char *buf, size_t n);
+const char *track_name(const struct trace *t, const struct track *tr,
+    char *buf, size_t n);
 
-/* render_ruler.c */
+/* render_ruler.c: the title, the step strip, the ruler */
 void draw_ruler(struct rctx *c);
 void draw_steps(struct rctx *c);
 void draw_title(struct rctx *c, const struct render_opts *o);
 void step_range(const struct step *s, int64_t *a, int64_t *b);
 
-/* render_lanes.c */
+/* render_lanes.c: the lanes and their labels */
 enum role bad_if(int bad);
 enum role class_role(int cls);
 int col_of(const struct rctx *c, int64_t ts_ns);
@@ -160,15 +164,15 @@ void draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri);
 void draw_label(struct rctx *c, int y, enum role role, const char *s);
 void draw_rank_header(struct rctx *c, int y, const struct row_info *ri);
 
-/* render_matrix.c */
+/* render_matrix.c: the rank x step matrix */
 void draw_matrix_head(struct rctx *c);
 void draw_matrix_panel(struct rctx *c, int y, int rows);
 void draw_matrix_row(struct rctx *c, int y, const struct row_info *ri);
 
-/* render_panel.c */
+/* render_panel.c: the panel */
 void draw_panel(struct rctx *c, int y0, int rows);
 
-/* render_hint.c */
+/* render_hint.c: the hint line, the help, too small */
 void draw_help(struct rctx *c);
 void draw_hint(struct rctx *c, int y);
 void draw_too_small(struct grid *g, int ascii);
