@@ -38,6 +38,7 @@
 #include "analysis/metrics.h"
 #include "render/render.h"
 #include "model/trace.h"
+#include "view/command.h"
 #include "view/view.h"
 #include "base/xalloc.h"
 

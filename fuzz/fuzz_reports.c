@@ -27,6 +27,7 @@
 #include "render/render.h"
 #include "report/report.h"
 #include "report/report_set.h"
+#include "view/command.h"
 #include "view/view.h"
 #include "base/xalloc.h"
 

@@ -29,6 +29,7 @@
 #include "analysis/compare.h"
 #include "render/grid.h"
 #include "load/input.h"
+#include "view/command.h"
 #include "view/keymap.h"
 #include "load/load.h"
 #include "analysis/metrics.h"
@@ -760,7 +761,8 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
 	view_init(v, an, nan, t0, t1, 1);
 	view_set_opts(v, &c->opts);
 	v->show_cpu = c->cpu;
-	v->matrix = c->matrix && v->xr != NULL;
+	if (c->matrix && v->xr != NULL)
+		view_push_mode(v, VIEW_MODE_MATRIX);
 	v->compare = c->compare && nan >= 2;
 	render_layout(&lay, v, w, h);
 	view_resize(v, lay.time_cols > 0 ? lay.time_cols : 1);
@@ -794,7 +796,8 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an, size_t nan,
 			fprintf(stderr, "gantty: warning: --baseline: no ProfilerStep#%lld\n",
 			    (long long)c->baseline);
 	}
-	v->difftable = c->difftable;
+	if (c->difftable)
+		view_push_mode(v, VIEW_MODE_COMPARE_TABLE);
 	view_recalc(v);
 }
 

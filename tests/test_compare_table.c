@@ -21,6 +21,7 @@
 #include "load/load.h"
 #include "render/render.h"
 #include "model/trace.h"
+#include "view/command.h"
 #include "view/view.h"
 #include "view/view_compare.h"
 
@@ -222,7 +223,7 @@ Test(difftable, compare_matches_the_oracle_over_the_window)
 	view_init(&v, an, 2, ta.start_ns, ta.end_ns, 100);
 	v.compare = 1;
 	cr_assert_eq(view_do(&v, CMD_TOGGLE_DIFF), VIEW_REPAINT);
-	cr_assert(v.difftable);
+	cr_assert_eq(v.mode, VIEW_MODE_COMPARE_TABLE);
 
 	/* the whole window, then zoomed to step 2: each against the oracle */
 	for (int k = 0; k < 2; k++) {
@@ -258,7 +259,7 @@ Test(difftable, compare_matches_the_oracle_over_the_window)
 	t = view_compare_table(&v, &row, &top);
 	cr_assert_eq(row, lr);
 	cr_assert_eq(view_do(&v, CMD_ZOOM_SELECTED), VIEW_RECALC);
-	cr_assert_not(v.difftable);
+	cr_assert_neq(v.mode, VIEW_MODE_COMPARE_TABLE);
 	cr_assert_eq(v.sel, SEL_LAYER);
 	cr_assert_eq(v.rank, 1);        /* B's lanes */
 	{
@@ -367,7 +368,7 @@ Test(difftable, a_step_against_itself_is_all_zeros)
 		v.base_step = -1;
 		view_do(&v, CMD_MARK_BASELINE);
 		cr_assert_eq(v.base_step, (long)s);
-		if (!v.difftable)
+		if (v.mode != VIEW_MODE_COMPARE_TABLE)
 			view_do(&v, CMD_TOGGLE_DIFF);
 		view_recalc(&v);
 		t = view_compare_table(&v, &row, &top);
@@ -422,7 +423,7 @@ Test(difftable, without_a_baseline_the_first_step_is_a)
 	cr_expect_eq(top, 0);
 	/* D goes back to the lanes */
 	view_do(&v, CMD_TOGGLE_DIFF);
-	cr_expect_not(v.difftable);
+	cr_expect_neq(v.mode, VIEW_MODE_COMPARE_TABLE);
 	view_free(&v);
 	analysis_free(&an);
 	trace_free(&tr);

@@ -15,6 +15,7 @@
 #include "analysis/metrics.h"
 #include "render/render.h"
 #include "model/trace.h"
+#include "view/command.h"
 #include "view/view.h"
 
 #include "gridtext.h"

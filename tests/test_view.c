@@ -12,7 +12,9 @@
 #include "load/load.h"
 #include "analysis/metrics.h"
 #include "model/trace.h"
+#include "view/command.h"
 #include "view/view.h"
+#include "view/view_nav.h"
 #include "analysis/crossrank.h"
 
 #define US 1000LL               /* ns per us */
@@ -957,6 +959,69 @@ Test(ranks, cycle_and_recalc)
 	cursor_at(&f.v, 9000);
 	view_do(&f.v, CMD_NEXT_GAP);
 	assert_gap(&f.v, 4, 9860, 12050);
+	fix_free(&f);
+}
+
+/*
+ * The modes: one shown at a time, each with a name; v, m, D and Enter move
+ * between them as they always did (the lanes the matrix and the diff table
+ * go back to are the ones v last chose).
+ */
+Test(modes, one_at_a_time_and_where_each_key_goes)
+{
+	struct fix f;
+
+	for (int i = 0; i < VIEW_MODE_COUNT; i++) {
+		cr_assert_not_null(view_mode_name((enum view_mode)i), "mode %d", i);
+		for (int j = 0; j < i; j++)
+			cr_assert_str_neq(view_mode_name((enum view_mode)i),
+			    view_mode_name((enum view_mode)j));
+	}
+	nav_trace(&f.t[0]);
+	fsdp2_trace(&f.t[1], FSDP2_PLAIN);
+	fix_view(&f, 2, 120);
+	cr_assert_eq(f.v.mode, VIEW_MODE_LANES);
+	view_do(&f.v, CMD_TOGGLE_OVERVIEW);
+	cr_assert_eq(f.v.mode, VIEW_MODE_OVERVIEW);
+	view_do(&f.v, CMD_TOGGLE_MATRIX);
+	cr_assert_eq(f.v.mode, VIEW_MODE_MATRIX);
+	/* v under the matrix: the matrix stays, the lanes under it change */
+	f.v.lane_scroll = 1;
+	cr_assert_eq(view_do(&f.v, CMD_TOGGLE_OVERVIEW), VIEW_REPAINT);
+	cr_assert_eq(f.v.mode, VIEW_MODE_MATRIX);
+	cr_assert_eq(f.v.lane_scroll, 0);
+	view_do(&f.v, CMD_TOGGLE_MATRIX);
+	cr_assert_eq(f.v.mode, VIEW_MODE_LANES);
+	/* D in the overview, and back */
+	view_do(&f.v, CMD_TOGGLE_OVERVIEW);
+	view_do(&f.v, CMD_TOGGLE_DIFF);
+	cr_assert_eq(f.v.mode, VIEW_MODE_COMPARE_TABLE);
+	view_do(&f.v, CMD_TOGGLE_DIFF);
+	cr_assert_eq(f.v.mode, VIEW_MODE_OVERVIEW);
+	/* m in the table shows the matrix; D there replaces it */
+	view_do(&f.v, CMD_TOGGLE_DIFF);
+	view_do(&f.v, CMD_TOGGLE_MATRIX);
+	cr_assert_eq(f.v.mode, VIEW_MODE_MATRIX);
+	view_do(&f.v, CMD_TOGGLE_DIFF);
+	cr_assert_eq(f.v.mode, VIEW_MODE_COMPARE_TABLE);
+	view_do(&f.v, CMD_TOGGLE_DIFF);
+	cr_assert_eq(f.v.mode, VIEW_MODE_OVERVIEW, "not back to the matrix");
+	/* Enter in the matrix: all lanes of the current rank */
+	view_do(&f.v, CMD_TOGGLE_MATRIX);
+	cr_assert_eq(view_do(&f.v, CMD_ZOOM_SELECTED), VIEW_RECALC);
+	cr_assert_eq(f.v.mode, VIEW_MODE_LANES);
+	cr_assert_eq(f.v.nunder, 0);
+	/* --matrix --diff-table: the table over the matrix */
+	view_push_mode(&f.v, VIEW_MODE_MATRIX);
+	view_push_mode(&f.v, VIEW_MODE_COMPARE_TABLE);
+	view_recalc(&f.v);
+	cr_assert(view_mode_on(&f.v, VIEW_MODE_MATRIX));
+	view_do(&f.v, CMD_TOGGLE_DIFF);
+	cr_assert_eq(f.v.mode, VIEW_MODE_MATRIX, "D goes back to the matrix");
+	view_push_mode(&f.v, VIEW_MODE_COMPARE_TABLE);
+	view_do(&f.v, CMD_TOGGLE_MATRIX);
+	cr_assert_eq(f.v.mode, VIEW_MODE_LANES, "m leaves both");
+	cr_assert_eq(f.v.nunder, 0);
 	fix_free(&f);
 }
 

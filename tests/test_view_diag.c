@@ -18,6 +18,7 @@
 #include "analysis/memory.h"
 #include "render/render.h"
 #include "model/trace.h"
+#include "view/command.h"
 #include "view/view.h"
 #include "view/view_diag.h"
 

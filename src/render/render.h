@@ -10,17 +10,19 @@
  * only communicating (exposed comm), overlapped, or computing; with CPU
  * lanes on, each CPU thread's slices by depth (ProfilerStep, FSDP and module
  * annotations, CUDA runtime with synchronisation calls marked); the metrics
- * panel for the window on screen; the key hint line.  With the matrix on
- * (view.matrix), the lanes give way to the rank x step matrix (matrix.h): one
- * row per participant, one cell per step (or per group of steps), its level
- * as a block height and colour, outliers marked, and the panel describes the
- * current participant across ranks.  With a baseline step marked (b), the
- * current device's lanes are followed by the baseline device's GPU streams
- * over the baseline step, shifted to start with the step in view and
- * labelled "A#N <stream>".  With the diff table on (view.difftable), the
- * whole area between the title and the hint line is the table
- * (render_compare.h).  The help overlay is
- * drawn on top when v->help is set.  A grid smaller than RENDER_MIN_W x
+ * panel for the window on screen; the key hint line.  The viewer's mode
+ * (v->mode, view.h) decides what fills the area under the title, through
+ * render.c's table of one draw function per mode.  With the matrix shown
+ * (VIEW_MODE_MATRIX), the lanes give way to the rank x step matrix
+ * (matrix.h): one row per participant, one cell per step (or per group of
+ * steps), its level as a block height and colour, outliers marked, and the
+ * panel describes the current participant across ranks.  With a baseline
+ * step marked (b), the current device's lanes are followed by the baseline
+ * device's GPU streams over the baseline step, shifted to start with the
+ * step in view and labelled "A#N <stream>".  With the diff table shown
+ * (VIEW_MODE_COMPARE_TABLE), the whole area between the title and the hint
+ * line is the table (render_compare.h).  The help overlay is drawn on top
+ * of any mode when v->help is set.  A grid smaller than RENDER_MIN_W x
  * RENDER_MIN_H gets a "terminal too small" message instead.
  *
  * Every column aggregates everything under it (busy fraction as shading,

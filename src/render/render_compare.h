@@ -1,7 +1,7 @@
 /*
  * render_compare — draws the diff table (view_compare.h, compare_table.h) into
  * the grid, the view only read, like render.c (which calls it when
- * v->difftable is set).
+ * v->mode is VIEW_MODE_COMPARE_TABLE).
  *
  * The first row says what is compared (view_compare_what()) and which rows are
  * on screen; below it the table scrolls so that the cursor row stays in

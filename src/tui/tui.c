@@ -29,7 +29,9 @@
 #include "render/render.h"
 #include "tui/style.h"
 #include "tui/tui.h"
+#include "view/command.h"
 #include "view/view.h"
+#include "view/view_nav.h"
 #include "base/xalloc.h"
 
 /* Signals that end the viewer: INT quits cleanly, TERM and HUP too. */

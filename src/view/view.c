@@ -2,7 +2,6 @@
 
 #include "view/view.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +9,8 @@
 #include "analysis/crossrank.h"
 #include "analysis/matrix.h"
 #include "base/runsort.h"
-#include "model/trace.h"
-#include "base/units.h"
-#include "view/view_compare.h"
-#include "view/view_diag.h"
 #include "base/xalloc.h"
+#include "model/trace.h"
 
 /* Each side of a zoomed-to step, layer, gap or event: 2% of its length. */
 #define MARGIN_PCT 2
@@ -39,11 +35,6 @@ struct view_priv {
 	struct view_cache *cache;       /* nan entries */
 	struct mfu_opts mfu;
 	int64_t ranks_loaded;
-	/* The search's matching names: one bit per strtab id of match_t. */
-	const struct trace *match_t;
-	uint32_t match_count;           /* strtab size when built */
-	char match_query[sizeof ((struct view *)0)->query];
-	uint8_t *match;
 };
 
 /* ---- time arithmetic ---- */
@@ -170,8 +161,8 @@ view_set_window(struct view *v, int64_t start_ns, int64_t end_ns, int push)
 }
 
 /* Zooms to [a, b) with MARGIN_PCT each side, pushing the old window. */
-static int
-zoom_to(struct view *v, int64_t a, int64_t b)
+int
+view_zoom_to(struct view *v, int64_t a, int64_t b)
 {
 	int64_t m = (int64_t)(udiff(a, b) * MARGIN_PCT / 100);
 
@@ -191,15 +182,15 @@ col_on_screen(const struct view *v, int64_t ts)
  * Centres [a, b) keeping the zoom (no push: it is a pan), or fits it with
  * margins (pushed) when it is wider than the window.  The cursor goes to a.
  */
-static int
-centre_on(struct view *v, int64_t a, int64_t b)
+int
+view_centre_on(struct view *v, int64_t a, int64_t b)
 {
 	uint64_t span = win_span(v);
 	int64_t mid = (int64_t)((uint64_t)a + udiff(a, b) / 2);
 	int ch;
 
 	if (udiff(a, b) > span)
-		ch = zoom_to(v, a, b);
+		ch = view_zoom_to(v, a, b);
 	else
 		ch = view_set_window(v, (int64_t)((uint64_t)mid - span / 2),
 		    (int64_t)((uint64_t)mid - span / 2 + span), 0);
@@ -207,15 +198,15 @@ centre_on(struct view *v, int64_t a, int64_t b)
 	return ch | VIEW_REPAINT;
 }
 
-static int64_t
-win_centre(const struct view *v)
+int64_t
+view_win_centre(const struct view *v)
 {
 	return (int64_t)((uint64_t)v->start_ns + win_span(v) / 2);
 }
 
 /* The time of the cursor: the first nanosecond of its column. */
-static int64_t
-cursor_ns(const struct view *v)
+int64_t
+view_cursor_ns(const struct view *v)
 {
 	return view_col_ns(v, v->cursor);
 }
@@ -286,7 +277,7 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	priv(v)->ranks_loaded = count_traces(an, nan);
 	v->xr_worst = -1;
 	v->base_step = -1;
-	v->overview = nan > VIEW_OVERVIEW_RANKS;
+	v->mode = nan > VIEW_OVERVIEW_RANKS ? VIEW_MODE_OVERVIEW : VIEW_MODE_LANES;
 	if (nan > 1) {
 		v->xr = xmalloc(sizeof *v->xr);
 		crossrank_build(v->xr, an, nan);
@@ -295,7 +286,7 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	}
 	if (gpu_extent(v, &a, &b))
 		view_set_window(v, a, b, 0);
-	view_recalc(v);
+	view_measure(v);
 }
 
 void
@@ -306,7 +297,7 @@ view_set_opts(struct view *v, const struct analysis_opts *opts)
 	p->mfu = opts->mfu;
 	if (opts->ranks_loaded > 0)
 		p->ranks_loaded = opts->ranks_loaded;
-	view_recalc(v);
+	view_measure(v);
 }
 
 void
@@ -323,7 +314,7 @@ view_set_crossrank(struct view *v, struct crossrank *x)
 	v->xr = x;
 	v->mx = xmalloc(sizeof *v->mx);
 	matrix_build(v->mx, x);
-	v->matrix = 1;
+	view_push_mode(v, VIEW_MODE_MATRIX);
 	v->rank = 0;
 	v->lane_scroll = 0;
 }
@@ -337,7 +328,7 @@ view_nranks(const struct view *v)
 }
 
 void
-view_free(struct view *v)
+view_release(struct view *v)
 {
 	struct view_priv *p;
 
@@ -348,8 +339,6 @@ view_free(struct view *v)
 		free(v->xr);
 		v->xr = NULL;
 	}
-	view_diag_free(v);
-	view_compare_free(v);
 	if (v->mx != NULL) {
 		matrix_free(v->mx);
 		free(v->mx);
@@ -363,22 +352,8 @@ view_free(struct view *v)
 		free(p->cache[i].ends);
 	}
 	free(p->cache);
-	free(p->match);
 	free(p);
 	v->priv = NULL;
-}
-
-void
-view_resize(struct view *v, int cols)
-{
-	int old = v->cols;
-
-	v->cols = cols < 1 ? 1 : cols;
-	v->cursor = (int)((long long)v->cursor * v->cols / old);
-	if (v->cursor >= v->cols)
-		v->cursor = v->cols - 1;
-	view_set_window(v, v->start_ns, v->end_ns, 0);
-	view_recalc(v);
 }
 
 int
@@ -537,10 +512,9 @@ recalc_current(struct view *v)
 }
 
 void
-view_recalc(struct view *v)
+view_measure(struct view *v)
 {
 	recalc_current(v);
-	view_compare_refresh(v);
 }
 
 /* ---- zoom and pan ---- */
@@ -549,7 +523,7 @@ static int
 zoom(struct view *v, int in)
 {
 	uint64_t span = win_span(v), full = udiff(v->t0_ns, bound_hi(v)), ns;
-	int64_t t = cursor_ns(v), start;
+	int64_t t = view_cursor_ns(v), start;
 
 	if (in) {
 		ns = span / 2;
@@ -628,476 +602,7 @@ fit(struct view *v)
 	return view_set_window(v, a, b, 1);
 }
 
-/* ---- steps and layers ---- */
-
-static void
-step_extent(const struct step *s, int64_t *a, int64_t *b)
-{
-	*a = s->has_gpu ? s->gpu_start_ns : s->start_ns;
-	*b = s->has_gpu ? s->gpu_end_ns : s->end_ns;
-}
-
-static void
-layer_extent(const struct layer *l, int64_t *a, int64_t *b)
-{
-	*a = l->has_gpu ? l->gpu_start_ns : l->cpu_start_ns;
-	*b = l->has_gpu ? l->gpu_end_ns : l->cpu_end_ns;
-}
-
-/*
- * The next (dir > 0) or previous item of n after/before the selected one
- * (cur >= 0), else the first whose extent starts after the centre / the last
- * whose extent ends at or before it; -1 if none.
- */
-static long
-pick(long cur, size_t n, int dir, int64_t centre,
-    void (*ext)(const void *, size_t, int64_t *, int64_t *), const void *items)
-{
-	int64_t a, b;
-
-	if (cur >= 0) {
-		long i = cur + dir;
-
-		return i >= 0 && (size_t)i < n ? i : -1;
-	}
-	if (dir > 0) {
-		for (size_t i = 0; i < n; i++) {
-			ext(items, i, &a, &b);
-			if (a > centre)
-				return (long)i;
-		}
-	} else {
-		for (size_t i = n; i-- > 0;) {
-			ext(items, i, &a, &b);
-			if (b <= centre)
-				return (long)i;
-		}
-	}
-	return -1;
-}
-
-static void
-step_ext_at(const void *items, size_t i, int64_t *a, int64_t *b)
-{
-	step_extent(&((const struct step *)items)[i], a, b);
-}
-
-static void
-layer_ext_at(const void *items, size_t i, int64_t *a, int64_t *b)
-{
-	layer_extent(&((const struct layer *)items)[i], a, b);
-}
-
-static int
-select_step(struct view *v, long i)
-{
-	int64_t a, b;
-
-	step_extent(&view_current(v)->steps[i], &a, &b);
-	v->sel = SEL_STEP;
-	v->sel_index = i;
-	return zoom_to(v, a, b) | VIEW_REPAINT;
-}
-
-static int
-select_layer(struct view *v, long i)
-{
-	int64_t a, b;
-
-	layer_extent(&view_current(v)->layers[i], &a, &b);
-	v->sel = SEL_LAYER;
-	v->sel_index = i;
-	return zoom_to(v, a, b) | VIEW_REPAINT;
-}
-
-static int
-nav_step(struct view *v, int dir)
-{
-	const struct analysis *an = view_current(v);
-	long i;
-
-	if (an->nsteps == 0) {
-		snprintf(v->message, sizeof v->message,
-		    "no ProfilerStep annotations in this trace");
-		return VIEW_REPAINT;
-	}
-	i = pick(v->sel == SEL_STEP ? v->sel_index : -1, an->nsteps, dir,
-	    win_centre(v), step_ext_at, an->steps);
-	if (i < 0) {
-		snprintf(v->message, sizeof v->message, "%s",
-		    dir > 0 ? "no next step" : "no previous step");
-		return VIEW_REPAINT;
-	}
-	return select_step(v, i);
-}
-
-static int
-nav_layer(struct view *v, int dir)
-{
-	const struct analysis *an = view_current(v);
-	long i;
-
-	if (an->nlayers == 0) {
-		snprintf(v->message, sizeof v->message, "no layers in this trace");
-		return VIEW_REPAINT;
-	}
-	i = pick(v->sel == SEL_LAYER ? v->sel_index : -1, an->nlayers, dir,
-	    win_centre(v), layer_ext_at, an->layers);
-	if (i < 0) {
-		snprintf(v->message, sizeof v->message, "%s",
-		    dir > 0 ? "no next layer" : "no previous layer");
-		return VIEW_REPAINT;
-	}
-	return select_layer(v, i);
-}
-
-static int
-next_outlier(struct view *v)
-{
-	const struct analysis *an = view_current(v);
-	int64_t centre = win_centre(v), a, b;
-	long first = -1, found = -1;
-
-	for (size_t i = 0; i < an->nsteps; i++) {
-		if (!an->steps[i].outlier)
-			continue;
-		if (first < 0)
-			first = (long)i;
-		if (v->sel == SEL_STEP) {
-			if ((long)i > v->sel_index) {
-				found = (long)i;
-				break;
-			}
-		} else {
-			step_extent(&an->steps[i], &a, &b);
-			if (a > centre) {
-				found = (long)i;
-				break;
-			}
-		}
-	}
-	if (first < 0) {
-		snprintf(v->message, sizeof v->message, "%s",
-		    an->nsteps < STEPS_MIN_FOR_OUTLIERS ?
-		    "no outlier steps (outliers need at least 5 steps)" :
-		    "no outlier steps");
-		return VIEW_REPAINT;
-	}
-	if (found < 0) {
-		found = first;
-		snprintf(v->message, sizeof v->message,
-		    "wrapped to the first outlier step");
-	}
-	return select_step(v, found);
-}
-
-static int
-worst_layer(struct view *v)
-{
-	const struct analysis *an = view_current(v);
-	long best = -1;
-	int in_view = 0;
-
-	if (an->nlayers == 0) {
-		snprintf(v->message, sizeof v->message, "no layers in this trace");
-		return VIEW_REPAINT;
-	}
-	for (size_t i = 0; i < an->nlayers; i++) {
-		const struct layer *l = &an->layers[i];
-		int overlaps;
-
-		if (!l->has_gpu)
-			continue;
-		if (l->gpu_end_ns == l->gpu_start_ns)
-			overlaps = l->gpu_start_ns >= v->start_ns &&
-			    l->gpu_start_ns < v->end_ns;
-		else
-			overlaps = l->gpu_start_ns < v->end_ns &&
-			    l->gpu_end_ns > v->start_ns;
-		if (!overlaps)
-			continue;
-		in_view = 1;
-		if (l->own_exposed_comm_ns > 0 && (best < 0 ||
-		    l->own_exposed_comm_ns > an->layers[best].own_exposed_comm_ns))
-			best = (long)i;
-	}
-	if (best < 0) {
-		snprintf(v->message, sizeof v->message, "%s", in_view ?
-		    "no layer in view has exposed communication of its own" :
-		    "no layer with GPU activity in view");
-		return VIEW_REPAINT;
-	}
-	return select_layer(v, best);
-}
-
-/* ---- gaps ---- */
-
-static int64_t
-gap_start(const struct metrics *d, size_t i)
-{
-	return d->holes[d->gaps[i]].start_ns;
-}
-
-static int
-nav_gap(struct view *v, int dir)
-{
-	const struct analysis *an = view_current(v);
-	const struct metrics *d = &an->dev;
-	int64_t from = v->sel == SEL_GAP ? v->sel_gap.start_ns : cursor_ns(v);
-	size_t lo = 0, hi = d->ngaps;
-	const struct hole *h;
-	long i;
-	int64_t len;
-
-	if (d->ngaps == 0) {
-		char buf[32];
-
-		snprintf(v->message, sizeof v->message, "no gaps >= %s",
-		    units_format(buf, sizeof buf, d->min_gap_ns));
-		return VIEW_REPAINT;
-	}
-	/* lo = the first gap starting after from (dir > 0), or at/after it. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dir > 0 ? gap_start(d, mid) <= from : gap_start(d, mid) < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	i = dir > 0 ? (long)lo : (long)lo - 1;
-	if (i < 0 || (size_t)i >= d->ngaps) {
-		snprintf(v->message, sizeof v->message, "%s",
-		    dir > 0 ? "no next gap" : "no previous gap");
-		return VIEW_REPAINT;
-	}
-	h = &d->holes[d->gaps[i]];
-	len = h->end_ns - h->start_ns;
-	v->sel = SEL_GAP;
-	v->sel_index = i;
-	v->sel_gap.start_ns = h->start_ns;
-	v->sel_gap.dur_ns = len;
-	/* The gap takes the middle third of the screen. */
-	return view_set_window(v, h->start_ns - len, h->end_ns + len, 1) |
-	    VIEW_REPAINT;
-}
-
-/* ---- search ---- */
-
-/* Whether hay contains the lower-cased needle (length n), ignoring case. */
-static int
-contains_ci(const char *hay, const char *needle, size_t n)
-{
-	if (n == 0)
-		return 1;
-	for (; *hay != '\0'; hay++) {
-		size_t k = 0;
-
-		while (k < n && hay[k] != '\0' &&
-		    tolower((unsigned char)hay[k]) == (unsigned char)needle[k])
-			k++;
-		if (k == n)
-			return 1;
-		if (hay[k] == '\0')
-			return 0;
-	}
-	return 0;
-}
-
-/* Builds the set of t's name ids matching v->query, once per (trace, query). */
-static const uint8_t *
-match_set(struct view *v, const struct trace *t)
-{
-	struct view_priv *p = priv(v);
-	char low[sizeof v->query];
-	size_t n = 0;
-
-	if (p->match != NULL && p->match_t == t && p->match_count == t->strs.count &&
-	    strcmp(p->match_query, v->query) == 0)
-		return p->match;
-	for (; v->query[n] != '\0'; n++)
-		low[n] = (char)tolower((unsigned char)v->query[n]);
-	low[n] = '\0';
-	free(p->match);
-	p->match = xcalloc((size_t)t->strs.count / 8 + 1, 1);
-	for (uint32_t id = 0; id < t->strs.count; id++)
-		if (contains_ci(strtab_get(&t->strs, id), low, n))
-			p->match[id / 8] |= (uint8_t)(1u << (id % 8));
-	p->match_t = t;
-	p->match_count = t->strs.count;
-	memcpy(p->match_query, v->query, sizeof p->match_query);
-	return p->match;
-}
-
-static inline int
-is_match(const uint8_t *set, const struct event *e)
-{
-	return (set[e->name / 8] >> (e->name % 8)) & 1 && !(e->flags & EVF_COUNTER);
-}
-
-/* (ts, index) order: the order of matches. */
-static inline int
-key_lt(int64_t ts1, uint32_t i1, int64_t ts2, uint32_t i2)
-{
-	return ts1 < ts2 || (ts1 == ts2 && i1 < i2);
-}
-
-/*
- * In (ts, index) order, the first matching event of t after the key
- * (ts, idx) for dir > 0, the last before it for dir < 0, the key itself
- * included when incl; EV_NONE if none.  Per track (sorted by ts, so by key):
- * a binary search to the key, then a scan that stops at the first match or
- * once past the best found so far.  O(n) at worst.
- */
-static uint32_t
-find_match(const struct trace *t, const uint8_t *set, int dir, int64_t ts,
-    uint32_t idx, int incl)
-{
-	uint32_t best = EV_NONE;
-
-	for (size_t k = 0; k < t->ntracks; k++) {
-		const struct track *tr = &t->tracks[k];
-		uint32_t lo = tr->first, hi = tr->first + tr->count;
-
-		if (tr->kind == TRACK_COUNTER || tr->count == 0)
-			continue;
-		/*
-		 * lo = the first event past the key for dir > 0 (at or past
-		 * it when incl), the first at or past it for dir < 0 (past
-		 * it when incl): the scan goes up from lo, or down from lo - 1.
-		 */
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			const struct event *e = &t->events[mid];
-			int below = (dir > 0) == (incl != 0) ?
-			    key_lt(e->ts_ns, mid, ts, idx) :
-			    !key_lt(ts, idx, e->ts_ns, mid);
-
-			if (below)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (dir > 0) {
-			for (uint32_t i = lo; i < tr->first + tr->count; i++) {
-				const struct event *e = &t->events[i];
-
-				if (best != EV_NONE &&
-				    !key_lt(e->ts_ns, i, t->events[best].ts_ns, best))
-					break;
-				if (is_match(set, e)) {
-					best = i;
-					break;
-				}
-			}
-		} else {
-			for (uint32_t i = lo; i-- > tr->first;) {
-				const struct event *e = &t->events[i];
-
-				if (best != EV_NONE &&
-				    !key_lt(t->events[best].ts_ns, best, e->ts_ns, i))
-					break;
-				if (is_match(set, e)) {
-					best = i;
-					break;
-				}
-			}
-		}
-	}
-	return best;
-}
-
-/*
- * Jumps to the next (dir > 0) or previous match: after/before the selected
- * event, else (or with from_cursor) at or after / before the cursor's time;
- * wraps around.
- */
-static int
-jump_match(struct view *v, int dir, int from_cursor)
-{
-	const struct trace *t = view_current(v)->t;
-	const uint8_t *set;
-	const struct event *e;
-	uint32_t ev;
-
-	if (v->query[0] == '\0') {
-		snprintf(v->message, sizeof v->message, "no search yet: / searches");
-		return VIEW_REPAINT;
-	}
-	set = match_set(v, t);
-	if (!from_cursor && v->sel == SEL_EVENT && (size_t)v->sel_index < t->nevents)
-		ev = find_match(t, set, dir, t->events[v->sel_index].ts_ns,
-		    (uint32_t)v->sel_index, 0);
-	else
-		ev = find_match(t, set, dir, cursor_ns(v), 0, dir > 0);
-	if (ev == EV_NONE) {
-		ev = dir > 0 ? find_match(t, set, 1, INT64_MIN, 0, 1) :
-		    find_match(t, set, -1, INT64_MAX, UINT32_MAX, 1);
-		if (ev == EV_NONE) {
-			snprintf(v->message, sizeof v->message, "no match for '%s'",
-			    v->query);
-			return VIEW_REPAINT;
-		}
-		snprintf(v->message, sizeof v->message, "%s",
-		    dir > 0 ? "search wrapped to the start" :
-		    "search wrapped to the end");
-	}
-	e = &t->events[ev];
-	view_select_event(v, ev);
-	if (t->tracks[e->track].kind == TRACK_CPU)
-		v->show_cpu = 1;
-	return centre_on(v, e->ts_ns, event_end(e));
-}
-
-int
-view_search(struct view *v, const char *text)
-{
-	v->message[0] = '\0';
-	if (v->nan == 0) {
-		snprintf(v->message, sizeof v->message, "no trace");
-		return VIEW_REPAINT;
-	}
-	if (text != NULL && text[0] != '\0')
-		snprintf(v->query, sizeof v->query, "%s", text);
-	return jump_match(v, 1, 1);
-}
-
 /* ---- commands ---- */
-
-static int
-zoom_selected(struct view *v)
-{
-	const struct analysis *an = view_current(v);
-	int64_t a, b;
-
-	switch (v->sel) {
-	case SEL_STEP:
-		if ((size_t)v->sel_index >= an->nsteps)
-			break;
-		step_extent(&an->steps[v->sel_index], &a, &b);
-		return zoom_to(v, a, b);
-	case SEL_LAYER:
-		if ((size_t)v->sel_index >= an->nlayers)
-			break;
-		layer_extent(&an->layers[v->sel_index], &a, &b);
-		return zoom_to(v, a, b);
-	case SEL_GAP:
-		return zoom_to(v, v->sel_gap.start_ns,
-		    v->sel_gap.start_ns + v->sel_gap.dur_ns);
-	case SEL_EVENT:
-		if ((size_t)v->sel_index >= an->t->nevents)
-			break;
-		a = an->t->events[v->sel_index].ts_ns;
-		b = event_end(&an->t->events[v->sel_index]);
-		return zoom_to(v, a, b);
-	case SEL_FINDING:
-		return view_diag_zoom(v);
-	case SEL_NONE:
-		break;
-	}
-	snprintf(v->message, sizeof v->message, "nothing selected");
-	return VIEW_REPAINT;
-}
 
 static int
 cycle_rank(struct view *v, int dir)
@@ -1114,60 +619,9 @@ cycle_rank(struct view *v, int dir)
 	return VIEW_RECALC;
 }
 
-/* Commands that need an analysis to look at. */
-static int
-needs_analysis(enum view_cmd cmd)
-{
-	switch (cmd) {
-	case CMD_NEXT_STEP: case CMD_PREV_STEP: case CMD_NEXT_OUTLIER:
-	case CMD_NEXT_LAYER: case CMD_PREV_LAYER: case CMD_WORST_LAYER:
-	case CMD_NEXT_GAP: case CMD_PREV_GAP: case CMD_ZOOM_SELECTED:
-	case CMD_NEXT_MATCH: case CMD_PREV_MATCH:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 int
-view_do(struct view *v, enum view_cmd cmd)
+view_do_common(struct view *v, enum view_cmd cmd)
 {
-	v->message[0] = '\0';
-	if (v->difftable) {
-		/* the diff table takes the keys that move in it */
-		long page = v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
-
-		switch (cmd) {
-		case CMD_LANE_UP: return view_compare_move(v, -1);
-		case CMD_LANE_DOWN: return view_compare_move(v, 1);
-		case CMD_PAGE_UP: return view_compare_move(v, -page);
-		case CMD_PAGE_DOWN: return view_compare_move(v, page);
-		case CMD_ZOOM_SELECTED: return view_compare_enter(v);
-		default: break;
-		}
-	}
-	if (cmd == CMD_ZOOM_SELECTED && v->matrix && v->xr != NULL) {
-		/* Enter on the matrix: the current rank in full */
-		if (v->nan == 0) {
-			v->open_rank = 1;
-			return VIEW_QUIT;
-		}
-		v->matrix = 0;
-		v->overview = 0;
-		return VIEW_RECALC;
-	}
-	if (v->nan == 0 && needs_analysis(cmd)) {
-		snprintf(v->message, sizeof v->message, "no trace");
-		return VIEW_REPAINT;
-	}
-	/* Without a device there are no steps, layers or gaps to go to. */
-	if (needs_analysis(cmd) && cmd != CMD_NEXT_MATCH &&
-	    cmd != CMD_PREV_MATCH && cmd != CMD_ZOOM_SELECTED &&
-	    view_current(v)->device < 0) {
-		snprintf(v->message, sizeof v->message,
-		    "no GPU activity in this trace");
-		return VIEW_REPAINT;
-	}
 	switch (cmd) {
 	case CMD_PAN_LEFT:
 		return pan(v, -1);
@@ -1195,34 +649,12 @@ view_do(struct view *v, enum view_cmd cmd)
 		return zoom(v, 1);
 	case CMD_ZOOM_OUT:
 		return zoom(v, 0);
-	case CMD_ZOOM_SELECTED:
-		return zoom_selected(v);
 	case CMD_FIT:
 		return fit(v);
 	case CMD_UNZOOM:
 		return unzoom(v);
-	case CMD_NEXT_STEP:
-		return nav_step(v, 1);
-	case CMD_PREV_STEP:
-		return nav_step(v, -1);
-	case CMD_NEXT_LAYER:
-		return nav_layer(v, 1);
-	case CMD_PREV_LAYER:
-		return nav_layer(v, -1);
-	case CMD_NEXT_OUTLIER:
-		return next_outlier(v);
-	case CMD_NEXT_GAP:
-		return nav_gap(v, 1);
-	case CMD_PREV_GAP:
-		return nav_gap(v, -1);
-	case CMD_WORST_LAYER:
-		return worst_layer(v);
 	case CMD_SEARCH:
 		return VIEW_REPAINT;
-	case CMD_NEXT_MATCH:
-		return jump_match(v, 1, 0);
-	case CMD_PREV_MATCH:
-		return jump_match(v, -1, 0);
 	case CMD_NEXT_RANK:
 		return cycle_rank(v, 1);
 	case CMD_PREV_RANK:
@@ -1241,7 +673,7 @@ view_do(struct view *v, enum view_cmd cmd)
 			v->xr_next = 0;
 		xc = &v->xr->colls[v->xr->top[v->xr_next]];
 		/* the whole collective on every rank, from first arrival to last end */
-		ch = zoom_to(v, xc->first_start_ns, xc->last_end_ns > xc->first_start_ns ?
+		ch = view_zoom_to(v, xc->first_start_ns, xc->last_end_ns > xc->first_start_ns ?
 		    xc->last_end_ns : xc->first_start_ns + 1);
 		v->cursor = col_on_screen(v, xc->last_start_ns);
 		snprintf(v->message, sizeof v->message,
@@ -1254,33 +686,6 @@ view_do(struct view *v, enum view_cmd cmd)
 	case CMD_TOGGLE_CPU:
 		v->show_cpu = !v->show_cpu;
 		return VIEW_REPAINT;
-	case CMD_TOGGLE_OVERVIEW:
-		v->overview = !v->overview;
-		v->lane_scroll = 0;
-		return VIEW_REPAINT;
-	case CMD_NEXT_FINDING:
-		return view_diag_next_finding(v);
-	case CMD_TOGGLE_MEMORY:
-		return view_diag_toggle_memory(v);
-	case CMD_MARK_BASELINE:
-		return view_compare_mark(v);
-	case CMD_TOGGLE_DIFF:
-		return view_compare_toggle(v);
-	case CMD_TOGGLE_MATRIX:
-		if (v->xr == NULL) {
-			snprintf(v->message, sizeof v->message,
-			    "one rank: no rank x step matrix");
-			return VIEW_REPAINT;
-		}
-		if (v->nan == 0) {
-			snprintf(v->message, sizeof v->message,
-			    "reports only: Enter opens the current rank's trace");
-			return VIEW_REPAINT;
-		}
-		v->matrix = !v->matrix;
-		v->difftable = 0;
-		v->lane_scroll = 0;
-		return VIEW_REPAINT;
 	case CMD_PANEL:
 		v->panel = (enum view_panel)((v->panel + 1) % PANEL_COUNT);
 		return VIEW_REPAINT;
@@ -1289,8 +694,59 @@ view_do(struct view *v, enum view_cmd cmd)
 		return VIEW_REPAINT;
 	case CMD_QUIT:
 		return VIEW_QUIT;
-	case CMD_COUNT:
+	default:        /* the modes' and view_nav's: view_do() */
 		break;
 	}
 	return VIEW_NONE;
+}
+
+/* ---- the mode stack ---- */
+
+void
+view_push_mode(struct view *v, enum view_mode m)
+{
+	if (v->mode == m)
+		return;
+	v->under[v->nunder++] = v->mode;
+	v->mode = m;
+}
+
+void
+view_pop_mode(struct view *v)
+{
+	if (v->nunder > 0)
+		v->mode = v->under[--v->nunder];
+}
+
+void
+view_reset_mode(struct view *v, enum view_mode m)
+{
+	v->mode = m;
+	v->nunder = 0;
+}
+
+int
+view_mode_on(const struct view *v, enum view_mode m)
+{
+	if (v->mode == m)
+		return 1;
+	for (int i = 0; i < v->nunder; i++)
+		if (v->under[i] == m)
+			return 1;
+	return 0;
+}
+
+enum view_mode
+view_base_mode(const struct view *v)
+{
+	return v->nunder > 0 ? v->under[0] : v->mode;
+}
+
+void
+view_set_base_mode(struct view *v, enum view_mode m)
+{
+	if (v->nunder > 0)
+		v->under[0] = m;
+	else
+		v->mode = m;
 }

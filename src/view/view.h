@@ -1,7 +1,8 @@
 /*
- * view — the viewer's state and every command that changes it, with no
- * terminal: the visible window, the zoom stack, the cursor, the current rank,
- * the selection (step, layer, event or gap), the search, toggles.
+ * view — the viewer's state and the commands on it that every mode shares,
+ * with no terminal: the visible window, the zoom stack, the cursor, the
+ * current rank, the selection (step, layer, event or gap), the search,
+ * toggles, the mode stack.
  *
  * The analyses (one per rank and device, see analysis.h) are not owned; the
  * view reads them.  The visible window [start_ns, end_ns) maps onto `cols`
@@ -15,6 +16,21 @@
  * Commands return what changed (VIEW_RECALC: the window moved, so column
  * buckets and the panel's metrics must be recomputed; VIEW_REPAINT: only
  * the drawing changed), and the loop in tui.c does the rest (STYLE habit 6).
+ *
+ * The viewer shows one mode at a time (enum view_mode): what takes the keys
+ * that move and what fills the area under the title.  The modes form a
+ * stack, as tmux's pane modes do: v->mode is shown, v->under[0 ..
+ * nunder) are the modes it goes back to when it is left, under[0] (or mode
+ * itself when nunder is 0) is always a lanes mode (LANES or OVERVIEW), and
+ * no mode is on the stack twice.  The modes' keys, refresh and state live
+ * above this file, in command.c (view/command.h), since they reach the
+ * comparison and diagnosis state (view_compare.h, view_diag.h), which are
+ * built on this file.  This file is the core: the window, the cursor, the
+ * selection, the numbers of the window, and the mode stack itself; going
+ * to steps, layers, gaps and matches is view_nav.h's.  The help (?) is not
+ * a mode but an overlay drawn over any mode: every key keeps working under
+ * it.  Lane toggles (CPU, memory) and --compare (v->compare, two traces)
+ * are not modes either.
  */
 #ifndef GANTTY_VIEW_H
 #define GANTTY_VIEW_H
@@ -101,13 +117,25 @@ enum view_panel {
 	PANEL_COUNT
 };
 
+enum view_mode {
+	VIEW_MODE_LANES = 0,    /* every lane of every rank */
+	VIEW_MODE_OVERVIEW,     /* one bubble lane per rank (v); at start with
+	                           more than VIEW_OVERVIEW_RANKS analyses */
+	VIEW_MODE_MATRIX,       /* the rank x step matrix (m): only with
+	                           v->xr and v->mx; always shown without
+	                           analyses */
+	VIEW_MODE_COMPARE_TABLE, /* the diff table B - A (D; view_compare.h) */
+	VIEW_MODE_COUNT
+};
+
 struct view_span {
 	int64_t start_ns, end_ns;
 };
 
-struct view_priv;               /* view.c's caches: see view_free() */
+struct view_priv;               /* view.c's caches: see view_release() */
 struct view_diag;               /* findings and memory: see view_diag.h */
 struct view_compare;                /* the diff table: see view_compare.h */
+struct view_nav;                /* the search's match set: see view_nav.h */
 
 struct view {
 	const struct analysis *an;      /* nan analyses, by rank then device */
@@ -121,10 +149,12 @@ struct view {
 	size_t rank;                    /* the current analysis (r / R) */
 	int lane_scroll;                /* first lane row shown */
 	int show_cpu;
-	int overview;                   /* one bubble lane per rank (v); on at start
-	                                   with more than VIEW_OVERVIEW_RANKS */
+	enum view_mode mode;            /* the mode shown (see the top) */
+	enum view_mode under[VIEW_MODE_COUNT]; /* the modes to go back to,
+	                                   under[0] the lanes mode */
+	int nunder;
 	enum view_panel panel;
-	int help;
+	int help;                       /* the help overlay (?) is shown */
 	enum view_sel sel;
 	long sel_index;                 /* SEL_GAP: index into an[rank].dev.gaps */
 	struct gap sel_gap;
@@ -132,7 +162,7 @@ struct view {
 	char message[160];              /* feedback on the last command for the
 	                                   hint line, "" if none (each command
 	                                   clears it first) */
-	/* recomputed on VIEW_RECALC by view_recalc(): the current rank's window */
+	/* recomputed on VIEW_RECALC by view_measure(): the current rank's window */
 	struct window_metrics m;
 	struct mfu_result mfu;
 	struct kernel_total top[METRICS_TOP_K];
@@ -141,8 +171,6 @@ struct view {
 	struct crossrank *xr;           /* owned; with several analyses (or
 	                                   from reports), else NULL */
 	struct matrix *mx;              /* owned: the rank x step matrix of xr */
-	int matrix;                     /* the matrix replaces the lanes (m);
-	                                   always on without analyses */
 	int open_rank;                  /* set when Enter in the matrix of a view
 	                                   without analyses asks to open the
 	                                   current participant's trace (then the
@@ -159,17 +187,18 @@ struct view {
 	int page;                       /* rows of a page (PgUp / PgDn): the lane
 	                                   area's height, set by the loop; <= 0
 	                                   means VIEW_PAGE_DEFAULT */
-	int difftable;                  /* D: the diff table replaces the lanes */
 	long base_step;                 /* b: the baseline step A, an index into
 	                                   an[base_rank].steps; -1 if none */
 	size_t base_rank;
 	struct view_compare *cmp;           /* owned, NULL until first used */
+	struct view_nav *nav;           /* owned, NULL until the first search */
 };
 
 /*
  * Initialises v over an[0..nan) with bounds [t0_ns, t1_ns), cols columns,
  * the window fitted to all GPU activity (else the bounds), and computes it.
- * v is overwritten (not freed); free it with view_free().  MFU uses default
+ * v is overwritten (not freed); free it with view_free()
+ * (command.h).  MFU uses default
  * options (op FLOPs, the peak from the device name) until view_set_opts().
  * When the bounds are narrower than cols ns, they are widened to
  * [t0_ns, t0_ns + cols).
@@ -179,21 +208,23 @@ void view_init(struct view *v, const struct analysis *an, size_t nan,
 /*
  * Takes the MFU options (opts->mfu, opts->ranks_loaded; copied) that the
  * analyses were built with, so that the panel's MFU for the window matches
- * the report's, and recomputes.
+ * the report's, and recomputes the window's numbers (view_measure()).
  */
 void view_set_opts(struct view *v, const struct analysis_opts *opts);
 /*
  * Gives v (initialised without analyses) the cross-rank analysis x of
  * participants read back from reports (report_set.h): v owns x from now on,
- * shows its matrix, and r / R move over its participants.
+ * shows its matrix (VIEW_MODE_MATRIX), and r / R move over its participants.
  */
 void view_set_crossrank(struct view *v, struct crossrank *x);
 /* Returns how many ranks r / R move over: analyses, else participants. */
 size_t view_nranks(const struct view *v);
-/* Frees what the view owns (not the analyses); v may be zeroed. */
-void view_free(struct view *v);
-/* Sets the number of time columns (a resize) and recomputes. */
-void view_resize(struct view *v, int cols);
+/*
+ * Frees what the core owns: the cross-rank analysis, its matrix and the
+ * caches; v may be NULL or zeroed.  view_free() (command.h) frees the modes'
+ * and the diagnosis state too, then calls this.
+ */
+void view_release(struct view *v);
 /* Returns the first nanosecond of column col (col may be cols: the end). */
 int64_t view_col_ns(const struct view *v, int col);
 /* Returns the column holding ts_ns, clamped to [-1, cols] outside the window. */
@@ -205,32 +236,59 @@ int view_ns_col(const struct view *v, int64_t ts_ns);
  */
 int view_set_window(struct view *v, int64_t start_ns, int64_t end_ns, int push);
 /*
- * Runs a command; returns the enum view_change flags.  Where there is
- * nothing to go to ("no next step", "no gaps >= 10 us", ...), the window
- * and selection stay and message says why.  Navigation (steps, layers,
- * outliers) starts from the selection of its kind, else from the window's
- * centre; gaps and matches from the selected gap or event, else from the
- * cursor's time.  Outliers and matches wrap around.  WORST_LAYER picks,
- * among the layers whose GPU extent overlaps the window, the one with the
- * largest own_exposed_comm_ns (ties: the earlier); when none has any, it
- * only says so.  Costs: O(log n) per command, O(s) for steps/layers, O(n)
- * per search jump (one scan of the string table per new query).
+ * Shows mode m over the mode shown, which it goes back to when it is left
+ * (view_pop_mode()); nothing when m is shown already.  m is MATRIX or
+ * COMPARE_TABLE: the lanes modes are set with view_set_base_mode().
  */
-int view_do(struct view *v, enum view_cmd cmd);
+void view_push_mode(struct view *v, enum view_mode m);
+/* Leaves the mode shown for the one under it; nothing on the lanes mode. */
+void view_pop_mode(struct view *v);
+/* Shows lanes mode m alone: every mode over the lanes mode is left. */
+void view_reset_mode(struct view *v, enum view_mode m);
+/* Returns whether mode m is shown or under the mode shown. */
+int view_mode_on(const struct view *v, enum view_mode m);
+/* Returns the lanes mode at the bottom of the stack (LANES or OVERVIEW). */
+enum view_mode view_base_mode(const struct view *v);
 /*
- * Searches event names of the current rank for text (case-insensitive
- * substring), selects the first match at or after the cursor and centres it.
- * Returns the change; sets message when nothing matches.  An empty text
- * repeats the last query.  Counter samples are not searched; a match on a
- * CPU lane turns the CPU lanes on.
+ * Makes lanes mode m the bottom of the stack, the modes over it staying
+ * (v under the matrix changes the lanes that m goes back to).
  */
-int view_search(struct view *v, const char *text);
+void view_set_base_mode(struct view *v, enum view_mode m);
+/*
+ * Runs a command that every mode shares and that needs no analysis to go
+ * to (panning, zooming, the lanes' scroll, ranks, the worst arrival skew,
+ * the CPU lanes, the panel, the help, quit); returns the enum view_change
+ * flags, VIEW_NONE for a command it does not run.  view_do() (command.h)
+ * gives the mode shown the keys first, runs the commands that change modes
+ * or reach the comparison and diagnosis state, and the navigation
+ * (view_nav.h), then this.  O(log n) per command.
+ */
+int view_do_common(struct view *v, enum view_cmd cmd);
+/*
+ * Zooms to [a, b) with a margin of 2% of its length each side, the old
+ * window pushed on the zoom stack.  Returns VIEW_RECALC if the window
+ * changed, else VIEW_NONE.
+ */
+int view_zoom_to(struct view *v, int64_t a, int64_t b);
+/*
+ * Centres [a, b) keeping the zoom (not pushed: a pan), or zooms to it
+ * (view_zoom_to()) when it is wider than the window; the cursor goes to a.
+ * Returns the change, VIEW_REPAINT at least.
+ */
+int view_centre_on(struct view *v, int64_t a, int64_t b);
+/* Returns the time at the window's centre. */
+int64_t view_win_centre(const struct view *v);
+/* Returns the time of the cursor: the first nanosecond of its column. */
+int64_t view_cursor_ns(const struct view *v);
 /* Moves the cursor to column col (clamped).  Returns VIEW_REPAINT. */
 int view_set_cursor(struct view *v, int col);
 /* Selects event ev of the current rank's trace.  Returns VIEW_REPAINT. */
 int view_select_event(struct view *v, uint32_t ev);
-/* Recomputes the current rank's numbers for the window (m, mfu, top). */
-void view_recalc(struct view *v);
+/*
+ * Recomputes the current rank's numbers for the window (m, mfu, top,
+ * xr_worst).  view_recalc() (command.h) also refreshes the mode shown.
+ */
+void view_measure(struct view *v);
 /* Returns the current analysis. */
 static inline const struct analysis *
 view_current(const struct view *v)

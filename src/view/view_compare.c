@@ -120,7 +120,7 @@ view_compare_mark(struct view *v)
 		    "baseline A: ProfilerStep#%lld; go to another step and press D",
 		    (long long)view_current(v)->steps[s].number);
 	}
-	if (v->difftable)
+	if (v->mode == VIEW_MODE_COMPARE_TABLE)
 		view_compare_refresh(v);
 	return VIEW_REPAINT;
 }
@@ -229,11 +229,8 @@ build_steps(struct view *v, struct view_compare *c)
 void
 view_compare_refresh(struct view *v)
 {
-	struct view_compare *c;
+	struct view_compare *c = cmp(v);
 
-	if (!v->difftable)
-		return;
-	c = cmp(v);
 	if (c->built)
 		compare_table_free(&c->t);
 	if (v->compare && v->nan >= 2)
@@ -250,11 +247,15 @@ view_compare_refresh(struct view *v)
 int
 view_compare_toggle(struct view *v)
 {
-	v->difftable = !v->difftable;
-	if (v->difftable) {
-		v->matrix = 0;
-		view_compare_refresh(v);
+	if (v->mode == VIEW_MODE_COMPARE_TABLE) {
+		view_pop_mode(v);
+		return VIEW_REPAINT;
 	}
+	/* the table takes the matrix's place */
+	if (v->mode == VIEW_MODE_MATRIX)
+		view_pop_mode(v);
+	view_push_mode(v, VIEW_MODE_COMPARE_TABLE);
+	view_compare_refresh(v);
 	return VIEW_REPAINT;
 }
 
@@ -374,7 +375,7 @@ view_compare_enter(struct view *v)
 		unite(&s, &e, a, b > a ? b : a + 1);
 	}
 	rank = ib >= 0 ? c->b : c->a;
-	v->difftable = 0;
+	view_pop_mode(v);
 	v->rank = rank;
 	v->sel = sel;
 	v->sel_index = ib >= 0 ? ib : ia;

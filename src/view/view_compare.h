@@ -17,10 +17,10 @@
  *    current rank's first step with a GPU extent is A, and the table says
  *    so and how to mark one.
  * It is rebuilt whenever the window changes while it is shown
- * (view_compare_refresh() from view_recalc()), so ] [ move B.  Up / Down and
- * PgUp / PgDn move its cursor row; Enter on a step or layer row shows the
- * lanes zoomed to it (on B's rank; with --compare the window covers A's
- * and B's); D shows the lanes again.
+ * (view_compare_refresh() from view_recalc(), command.h), so ] [ move B.
+ * Up / Down and PgUp / PgDn move its cursor row; Enter on a step or layer
+ * row shows the lanes zoomed to it (on B's rank; with --compare the window
+ * covers A's and B's); D shows the lanes again.
  *
  * The baseline lanes: with a baseline and a step in view (another step, or
  * another rank's), the baseline device's GPU streams are drawn again under
@@ -63,13 +63,19 @@ long view_compare_step_in_view(const struct view *v);
 int view_compare_baseline(const struct view *v, struct view_baseline *b);
 /* b: marks (or unmarks) the step in view as the baseline; says so. */
 int view_compare_mark(struct view *v);
-/* D: shows (building it) or hides the diff table. */
+/*
+ * D: shows the diff table (VIEW_MODE_COMPARE_TABLE, building it) in place
+ * of the matrix or over the lanes, or leaves it for the mode under it.
+ */
 int view_compare_toggle(struct view *v);
 /* Moves the table's cursor by rows (clamped).  Returns VIEW_REPAINT. */
 int view_compare_move(struct view *v, long rows);
 /* Enter in the table: the lanes at the cursor's step or layer (see top). */
 int view_compare_enter(struct view *v);
-/* Rebuilds the table for the current window and steps if it is shown. */
+/*
+ * Rebuilds the table for the current window and steps: the diff table
+ * mode's refresh (command.c), while it is shown.
+ */
 void view_compare_refresh(struct view *v);
 /*
  * Returns the table (NULL when it has not been built) and sets *row to its
@@ -83,7 +89,7 @@ const struct compare_table *view_compare_table(const struct view *v, size_t *row
  * build.
  */
 const char *view_compare_what(const struct view *v);
-/* Frees v->cmp; v->cmp may be NULL. */
+/* Frees v->cmp (the diff table mode's free); v->cmp may be NULL. */
 void view_compare_free(struct view *v);
 
 #endif

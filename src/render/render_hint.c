@@ -1,0 +1,199 @@
+/*
+ * render_hint — the last row's key hints, the help overlay and the
+ * "terminal too small" screen; see render_int.h.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "render/grid.h"
+#include "render/render.h"
+#include "render/render_int.h"
+#include "view/keymap.h"
+
+/* ---- the hint line and the help ---------------------------------------- */
+
+const char *
+table_hint(const struct rctx *c)
+{
+	return c->v->compare ?
+	    "j/k PgUp/PgDn row  Enter go to it  +/- arrows window  D lanes  ? help  q quit" :
+	    "j/k PgUp/PgDn row  Enter go to it  ]/[ B  b baseline  D lanes  ? help  q quit";
+}
+
+const char *
+matrix_hint(const struct rctx *c)
+{
+	return c->v->nan > 0 ?
+	    "r/R rank  j/k scroll  Enter its lanes  m lanes  ? help  q quit" :
+	    "r/R rank  j/k scroll  Enter open its trace  ? help  q quit";
+}
+
+void
+draw_hint(struct rctx *c, int y)
+{
+	/* in display order; prio: lower stays longer as the width shrinks */
+	static const struct {
+		const char *keys, *ascii, *what;
+		int prio;
+	} items[] = {
+		{ "\xe2\x86\x90\xe2\x86\x92", "<- ->", "pan", 0 },
+		{ "+-", NULL, "zoom", 0 },
+		{ "]/[", NULL, "step", 1 },
+		{ "}/{", NULL, "layer", 2 },
+		{ "o", NULL, "outlier", 4 },
+		{ "g", NULL, "gap", 3 },
+		{ "x", NULL, "worst", 5 },
+		{ "/", NULL, "search", 4 },
+		{ "r", NULL, "rank", 5 },
+		{ "c", NULL, "cpu", 3 },
+		{ "Tab", NULL, "panel", 1 },
+		{ "?", NULL, "help", 0 },
+		{ "q", NULL, "quit", 0 },
+	};
+	enum { N = sizeof items / sizeof items[0] };
+	int w = c->g->w, x = 1, used = 0, show[N] = { 0 }, width[N];
+	char buf[64];
+	const char *hint;
+
+	grid_fill(c->g, 0, y, w, 1, ' ', ROLE_HINT);
+	if (c->v->message[0] != '\0') {
+		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->message);
+		return;
+	}
+	if (render_modes[c->v->mode].hint != NULL &&
+	    (hint = render_modes[c->v->mode].hint(c)) != NULL) {
+		put_fit(c, 1, y, w - 2, ROLE_HINT, hint);
+		return;
+	}
+	for (int i = 0; i < N; i++) {
+		snprintf(buf, sizeof buf, "%s %s",
+		    c->ascii && items[i].ascii ? items[i].ascii : items[i].keys,
+		    items[i].what);
+		width[i] = text_cols(buf) + 2;
+	}
+	for (int prio = 0; prio <= 5; prio++)
+		for (int i = 0; i < N; i++)
+			if (items[i].prio == prio && (items[i].what[0] != 'r' ||
+			    c->v->nan > 1) && used + width[i] <= w - 2) {
+				show[i] = 1;
+				used += width[i];
+			}
+	for (int i = 0; i < N; i++) {
+		if (!show[i])
+			continue;
+		snprintf(buf, sizeof buf, "%s %s",
+		    c->ascii && items[i].ascii ? items[i].ascii : items[i].keys,
+		    items[i].what);
+		x += put_text(c, x, y, w - x, ROLE_HINT, buf) + 2;
+	}
+}
+
+void
+draw_help(struct rctx *c)
+{
+	enum { MAXCOL = 2 };
+	int w = c->g->w, h = c->g->h, n = (int)keymap_len, ncol, per;
+	int keyw[MAXCOL] = { 0, 0 }, helpw[MAXCOL] = { 0, 0 }, bw, bh, bx, by, x;
+	const struct glyphs *gl = c->gl;
+	char tb[128];
+
+	/* one column when the rows fit (title and footer sit on the border) */
+	ncol = n + 4 <= h ? 1 : 2;
+	for (;;) {
+		per = (n + ncol - 1) / ncol;
+		keyw[0] = keyw[1] = helpw[0] = helpw[1] = 0;
+		for (int i = 0; i < n; i++) {
+			int col = i / per;
+			int kw = text_cols(text_for(c->ascii, keymap[i].keys_text, tb,
+			    sizeof tb));
+			int hw = text_cols(keymap_help(keymap[i].cmd));
+
+			keyw[col] = kw > keyw[col] ? kw : keyw[col];
+			helpw[col] = hw > helpw[col] ? hw : helpw[col];
+		}
+		bw = 4 + (ncol - 1) * 3;
+		for (int k = 0; k < ncol; k++)
+			bw += keyw[k] + 2 + helpw[k];
+		/* too wide: the help texts give way, the widest first */
+		while (bw > w - 2 && (helpw[0] > 12 || helpw[1] > 12)) {
+			int k = ncol > 1 && helpw[1] > helpw[0] ? 1 : 0;
+
+			helpw[k]--;
+			bw--;
+		}
+		if (bw <= w - 2 || ncol == 1)
+			break;
+		ncol = 1;       /* a small terminal: the rows that fit, cut */
+	}
+	if (bw > w - 2) {
+		helpw[0] -= bw - (w - 2);
+		bw = w - 2;
+	}
+	if (bw > w)
+		bw = w;
+	bh = per + 2;
+	if (bh > h)
+		bh = h;
+	bx = (w - bw) / 2;
+	by = (h - bh) / 2;
+	grid_fill(c->g, bx, by, bw, bh, ' ', ROLE_HELP);
+	for (int i = bx + 1; i < bx + bw - 1; i++) {
+		grid_put(c->g, i, by, gl->hrule, ROLE_HELP);
+		grid_put(c->g, i, by + bh - 1, gl->hrule, ROLE_HELP);
+	}
+	for (int y = by + 1; y < by + bh - 1; y++) {
+		grid_put(c->g, bx, y, gl->vrule, ROLE_HELP);
+		grid_put(c->g, bx + bw - 1, y, gl->vrule, ROLE_HELP);
+	}
+	grid_put(c->g, bx, by, gl->tl, ROLE_HELP);
+	grid_put(c->g, bx + bw - 1, by, gl->tr, ROLE_HELP);
+	grid_put(c->g, bx, by + bh - 1, gl->bl, ROLE_HELP);
+	grid_put(c->g, bx + bw - 1, by + bh - 1, gl->br, ROLE_HELP);
+	put_text(c, bx + 2, by, bw - 4, ROLE_LABEL, " gantty keys ");
+	put_text(c, bx + 2, by + bh - 1, bw - 4, ROLE_HELP, " ? closes this help ");
+	x = bx + 2;
+	for (int k = 0; k < ncol; k++) {
+		for (int i = k * per; i < n && i < (k + 1) * per; i++) {
+			int y = by + 1 + (i - k * per);
+
+			if (y > by + bh - 2)
+				break;
+			put_fit(c, x, y, keyw[k], ROLE_LABEL, keymap[i].keys_text);
+			put_fit(c, x + keyw[k] + 2, y, helpw[k], ROLE_HELP,
+			    keymap_help(keymap[i].cmd));
+		}
+		x += keyw[k] + 2 + helpw[k] + 3;
+	}
+}
+
+void
+draw_too_small(struct grid *g, int ascii)
+{
+	char l1[64], l2[64], full[160];
+	int w = g->w, h = g->h;
+
+	snprintf(l1, sizeof l1, "terminal too small: need at least %dx%d",
+	    RENDER_MIN_W, RENDER_MIN_H);
+	snprintf(l2, sizeof l2, "(have %dx%d)", w, h);
+	snprintf(full, sizeof full, "%s %s", l1, l2);
+	if ((int)strlen(full) <= w) {
+		grid_print(g, (w - (int)strlen(full)) / 2, h / 2, w, ROLE_BAD, ascii, full);
+		return;
+	}
+	/* narrower: one part per line, "terminal too small:" first */
+	{
+		const char *parts[3] = { "terminal too small:", l1 + 20, l2 };
+		int y = h / 2 - 1;
+
+		if (y < 0)
+			y = 0;
+		for (int i = 0; i < 3; i++, y++) {
+			int len = (int)strlen(parts[i]);
+
+			grid_print(g, len < w ? (w - len) / 2 : 0, y, w, ROLE_BAD, ascii,
+			    parts[i]);
+		}
+	}
+}

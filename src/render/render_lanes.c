@@ -1,0 +1,605 @@
+/*
+ * render_lanes — the lanes: which events each column holds, and the GPU,
+ * bubble, baseline and CPU lanes and rank headers drawn from them; see
+ * render_int.h.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/metrics.h"
+#include "base/ivset.h"
+#include "base/xalloc.h"
+#include "model/itree.h"
+#include "model/trace.h"
+#include "model/track.h"
+#include "render/grid.h"
+#include "render/render.h"
+#include "render/render_int.h"
+#include "view/view.h"
+#include "view/view_compare.h"
+
+/* ---- looking events up per column -------------------------------------- */
+
+/* The index (in the trace) of the first event of tr starting at or after ts. */
+static uint32_t
+first_at(const struct trace *t, const struct track *tr, int64_t ts_ns)
+{
+	uint32_t lo = 0, hi = tr->count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->events[tr->first + mid].ts_ns < ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return tr->first + lo;
+}
+
+/* Appends the events of tr covering the instant ts_ns to c->buf (absolute). */
+static size_t
+probe(struct rctx *c, const struct trace *t, const struct track *tr,
+    int64_t ts_ns)
+{
+	size_t n;
+
+	c->len = 0;
+	if (tr->count == 0)
+		return 0;
+	n = itree_overlap(&tr->index, &t->events[tr->first], ts_ns, ts_ns + 1,
+	    &c->buf, &c->len, &c->cap);
+	for (size_t i = 0; i < n; i++)
+		c->buf[i] += tr->first;
+	return n;
+}
+
+/* Adds ev unless it is among the first `among` candidates. */
+static void
+cand_add(struct cands *cs, int among, uint32_t ev, double w)
+{
+	for (int i = 0; i < among; i++)
+		if (cs->v[i].ev == ev)
+			return;
+	if (cs->n < (int)(sizeof cs->v / sizeof cs->v[0])) {
+		cs->v[cs->n].ev = ev;
+		cs->v[cs->n].weight = w;
+		cs->n++;
+	}
+}
+
+/*
+ * The events of tr that tell what column [a, b) holds, in O(log n): those
+ * covering its middle and its start (two point queries of the itree), and
+ * those starting inside it: all of them, or COL_SAMPLES spread evenly, each
+ * then weighing for the ones skipped.
+ */
+static void
+column_cands(struct rctx *c, const struct trace *t, const struct track *tr,
+    int64_t a, int64_t b, struct cands *cs)
+{
+	uint32_t lo = first_at(t, tr, a), hi = first_at(t, tr, b), n = hi - lo;
+	int np;
+	size_t k;
+
+	cs->n = 0;
+	k = probe(c, t, tr, a + (b - a) / 2);
+	for (size_t i = 0; i < k; i++)
+		cand_add(cs, cs->n, c->buf[i], 1.0);
+	k = probe(c, t, tr, a);
+	for (size_t i = 0; i < k; i++)
+		cand_add(cs, cs->n, c->buf[i], 1.0);
+	np = cs->n;     /* the starts below are distinct: check the probes only */
+	if (n <= COL_SAMPLES) {
+		for (uint32_t i = lo; i < hi; i++)
+			cand_add(cs, np, i, 1.0);
+	} else {
+		double w = (double)n / COL_SAMPLES;
+
+		for (uint32_t s = 0; s < COL_SAMPLES; s++)
+			cand_add(cs, np, lo + (uint32_t)((uint64_t)s * n / COL_SAMPLES), w);
+	}
+}
+
+/*
+ * The candidates of column col of track ti of t.  The rows of one track are
+ * drawn one after the other, so every column's candidates are found once
+ * per track and frame.
+ */
+static const struct cands *
+track_cands(struct rctx *c, const struct trace *t, uint32_t ti, int col)
+{
+	if (c->cache_t != t || c->cache_track != ti) {
+		const struct track *tr = &t->tracks[ti];
+
+		for (int k = 0; k < c->ncols; k++) {
+			c->cache[k].n = 0;
+			if (c->col_ns[k + 1] > c->col_ns[k] && tr->count > 0)
+				column_cands(c, t, tr, c->col_ns[k], c->col_ns[k + 1],
+				    &c->cache[k]);
+		}
+		c->cache_t = t;
+		c->cache_track = ti;
+	}
+	return &c->cache[col];
+}
+
+/*
+ * The longest candidate at depth that covers the instant mid (GPU activity
+ * only if want_activity), or EV_NONE.
+ */
+static uint32_t
+mid_event(const struct trace *t, const struct cands *cs, int64_t mid, int depth,
+    int want_activity)
+{
+	uint32_t best = EV_NONE;
+	int64_t bd = -1;
+
+	for (int i = 0; i < cs->n; i++) {
+		const struct event *e = &t->events[cs->v[i].ev];
+
+		if (e->depth != depth || e->ts_ns > mid || e->dur_ns <= bd ||
+		    (want_activity && !(e->flags & EVF_ACTIVITY)))
+			continue;
+		if (event_end(e) > mid || (e->dur_ns == 0 && e->ts_ns == mid)) {
+			bd = e->dur_ns;
+			best = cs->v[i].ev;
+		}
+	}
+	return best;
+}
+
+/* The part of event e inside [a, b). */
+static int64_t
+clipped(const struct event *e, int64_t a, int64_t b)
+{
+	int64_t s = e->ts_ns > a ? e->ts_ns : a;
+	int64_t en = event_end(e) < b ? event_end(e) : b;
+
+	return en > s ? en - s : 0;
+}
+
+enum role
+class_role(int cls)
+{
+	switch (cls) {
+	case CLASS_COMM:
+		return ROLE_COMM;
+	case CLASS_MEMORY:
+		return ROLE_MEMORY;
+	default:
+		return ROLE_COMPUTE;
+	}
+}
+
+/*
+ * The class that carries most of a stream's activity, from up to
+ * TRACK_SAMPLES of its events weighted by duration.  O(TRACK_SAMPLES).
+ */
+static int
+track_class(const struct trace *t, const struct track *tr)
+{
+	double w[4] = { 0, 0, 0, 0 };
+	uint32_t n = tr->count, step = n > TRACK_SAMPLES ? n / TRACK_SAMPLES : 1;
+	int best = CLASS_COMPUTE;
+
+	for (uint32_t i = 0; i < n; i += step) {
+		const struct event *e = &t->events[tr->first + i];
+
+		if ((e->flags & EVF_ACTIVITY) && e->cls < 4)
+			w[e->cls] += (double)e->dur_ns + 1.0;
+	}
+	for (int k = CLASS_COMPUTE; k <= CLASS_MEMORY; k++)
+		if (w[k] > w[best])
+			best = k;
+	return best;
+}
+
+/* The shading level 0..4 of busy ns out of a column of width ns. */
+static int
+shade_level(int64_t busy, int64_t width)
+{
+	int64_t l;
+
+	if (busy <= 0 || width <= 0)
+		return 0;
+	if (busy >= width)
+		return 4;
+	l = (busy * 4 + width - 1) / width;
+	return l < 1 ? 1 : l > 4 ? 4 : (int)l;
+}
+
+/* The time area column of ts_ns, clamped to the area. */
+int
+col_of(const struct rctx *c, int64_t ts_ns)
+{
+	int col = view_ns_col(c->v, ts_ns);
+
+	return col < 0 ? 0 : col >= c->ncols ? c->ncols - 1 : col;
+}
+
+/*
+ * Writes the names of the events in ev_mid[] that cover NAME_MIN_COLS
+ * columns or more, inside their columns (one shaded column kept at each
+ * end), in reverse video so that they read as a labelled bar.
+ */
+static void
+draw_names(struct rctx *c, int y, const struct trace *t)
+{
+	int col = 0;
+
+	while (col < c->ncols) {
+		uint32_t ev = c->ev_mid[col];
+		int end = col + 1;
+
+		while (end < c->ncols && c->ev_mid[end] == ev)
+			end++;
+		if (ev != EV_NONE && end - col >= NAME_MIN_COLS) {
+			char sbuf[256];
+			const char *name = display_name(t, &t->events[ev], sbuf, sizeof sbuf);
+			struct cell *cl;
+			enum role role;
+			int n, x = c->x0 + col + 1, w = end - col - 2;
+
+			cl = grid_at(c->g, x, y);
+			role = cl ? (enum role)cl->role : ROLE_CPU;
+			if (c->v->query[0] != '\0' &&
+			    strcasestr(trace_str(t, t->events[ev].name), c->v->query) != NULL)
+				role = ROLE_MATCH;      /* a search match */
+			n = put_fit(c, x, y, w, role, name);
+			for (int i = 0; i < n; i++)
+				if ((cl = grid_at(c->g, x + i, y)) != NULL)
+					cl->reverse = role != ROLE_MATCH;
+		}
+		col = end;
+	}
+}
+
+/* Marks the selected event's columns on row y if it is drawn there. */
+static void
+draw_selected_event(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct view *v = c->v;
+	const struct trace *t;
+	const struct event *e;
+	int c0, c1;
+
+	if (v->sel != SEL_EVENT || ri->analysis != (int)v->rank ||
+	    ri->kind != ROW_GPU)
+		return;
+	t = v->an[v->rank].t;
+	if (v->sel_index < 0 || (size_t)v->sel_index >= t->nevents)
+		return;
+	e = &t->events[v->sel_index];
+	if (e->track != ri->track || e->depth != ri->depth)
+		return;
+	if (event_end(e) <= v->start_ns || e->ts_ns >= v->end_ns)
+		return;
+	c0 = col_of(c, e->ts_ns);
+	c1 = col_of(c, e->dur_ns > 0 ? event_end(e) - 1 : e->ts_ns);
+	for (int col = c0; col <= c1; col++) {
+		struct cell *cl = grid_at(c->g, c->x0 + col, y);
+
+		if (cl == NULL)
+			continue;
+		if (!cl->reverse)
+			cl->ch = c->gl->selected;
+		cl->role = ROLE_SELECTED;
+		cl->reverse = 0;
+	}
+}
+
+/* ---- the lanes --------------------------------------------------------- */
+
+void
+draw_label(struct rctx *c, int y, enum role role, const char *s)
+{
+	put_fit(c, 0, y, LABEL_COLS, role, s);
+}
+
+void
+draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct analysis *an = &c->v->an[ri->analysis];
+	const struct trace *t = an->t;
+	const struct track *tr = &t->tracks[ri->track];
+	int dom = track_class(t, tr), d = ri->depth;
+	char label[96], sname[72], nbuf[64];
+	const char *name = track_name(t, tr, nbuf, sizeof nbuf);
+
+	if (strncmp(name, "stream ", 7) == 0)
+		snprintf(sname, sizeof sname, "s%s", name + 7);
+	else
+		snprintf(sname, sizeof sname, "%s", name);
+	if (d == 0)
+		snprintf(label, sizeof label, " %s %s",
+		    dom == CLASS_COMM ? "nccl" : dom == CLASS_MEMORY ? "memory" :
+		    "compute", sname);
+	else
+		snprintf(label, sizeof label, "   %s row %d", sname, d + 1);
+	draw_label(c, y, ROLE_LABEL, label);
+
+	for (int col = 0; col < c->ncols; col++) {
+		int64_t a = c->col_ns[col], b = c->col_ns[col + 1], busy = 0;
+		double w[4] = { 0, 0, 0, 0 }, sum = 0;
+		int cls = dom, lvl;
+		const struct cands *cs;
+
+		c->ev_mid[col] = EV_NONE;
+		if (b <= a)
+			continue;
+		if (d == 0 && (busy = track_busy_ns(tr, a, b)) == 0)
+			continue;
+		cs = track_cands(c, t, ri->track, col);
+		c->ev_mid[col] = mid_event(t, cs, a + (b - a) / 2, d, 1);
+		for (int i = 0; i < cs->n; i++) {
+			const struct event *e = &t->events[cs->v[i].ev];
+			double x;
+
+			if (!(e->flags & EVF_ACTIVITY) || (d > 0 && e->depth != d) ||
+			    e->cls > CLASS_MEMORY)
+				continue;
+			x = (double)clipped(e, a, b) * cs->v[i].weight;
+			if (x == 0 && e->dur_ns == 0 && e->ts_ns >= a && e->ts_ns < b)
+				x = 0.5;        /* an instant-length kernel still counts */
+			w[e->cls] += x;
+			sum += x;
+		}
+		if (d > 0) {
+			busy = sum >= (double)(b - a) ? b - a : (int64_t)(sum + 0.5);
+			if (busy == 0 && sum > 0)
+				busy = 1;
+		}
+		if ((lvl = shade_level(busy, b - a)) == 0)
+			continue;
+		if (sum > 0) {
+			cls = CLASS_COMPUTE;
+			for (int k = CLASS_COMM; k <= CLASS_MEMORY; k++)
+				if (w[k] > w[cls])
+					cls = k;
+		}
+		grid_put(c->g, c->x0 + col, y, c->gl->shade[lvl], class_role(cls));
+	}
+	draw_names(c, y, t);
+	draw_selected_event(c, y, ri);
+}
+
+/*
+ * A GPU stream of the baseline step: drawn as draw_gpu_lane() draws it, with
+ * every column's time range shifted back by the alignment offset and
+ * clipped to the baseline step's GPU extent (columns outside it stay blank).
+ */
+void
+draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	struct view_baseline bl;
+	int64_t *cols = c->col_ns, *shifted;
+	char label[96], nbuf[64];
+	const struct trace *t;
+	const char *name;
+
+	if (!view_compare_baseline(c->v, &bl) || !bl.aligned)
+		return;
+	shifted = xcalloc((size_t)c->ncols + 1, sizeof *shifted);
+	for (int k = 0; k <= c->ncols; k++) {
+		/* saturated: the offset is a difference of two step starts */
+		int64_t x = cols[k];
+
+		if (bl.offset_ns > 0 && x < INT64_MIN + bl.offset_ns)
+			x = INT64_MIN;
+		else if (bl.offset_ns < 0 && x > INT64_MAX + bl.offset_ns)
+			x = INT64_MAX;
+		else
+			x -= bl.offset_ns;
+		shifted[k] = x < bl.a0_ns ? bl.a0_ns : x > bl.a1_ns ? bl.a1_ns : x;
+	}
+	c->col_ns = shifted;
+	c->cache_t = NULL;
+	c->cache_track = UINT32_MAX;
+	draw_gpu_lane(c, y, ri);
+	c->col_ns = cols;
+	c->cache_t = NULL;
+	c->cache_track = UINT32_MAX;
+	free(shifted);
+	t = c->v->an[ri->analysis].t;
+	name = track_name(t, &t->tracks[ri->track], nbuf, sizeof nbuf);
+	snprintf(label, sizeof label, " A#%lld %s%s", (long long)bl.number_a,
+	    strncmp(name, "stream ", 7) == 0 ? "s" : "",
+	    strncmp(name, "stream ", 7) == 0 ? name + 7 : name);
+	grid_fill(c->g, 0, y, LABEL_COLS, 1, ' ', ROLE_DEFAULT);
+	draw_label(c, y, ROLE_STEP, label);
+}
+
+void
+draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct metrics *d = &c->v->an[ri->analysis].dev;
+
+	if (c->v->mode == VIEW_MODE_OVERVIEW) {
+		char label[32];
+		const struct analysis *an = &c->v->an[ri->analysis];
+
+		snprintf(label, sizeof label, "%crank %lld d%d",
+		    (size_t)ri->analysis == c->v->rank ? '>' : ' ',
+		    (long long)an->t->rank, an->device);
+		draw_label(c, y, ROLE_LABEL, label);
+	} else {
+		draw_label(c, y, ROLE_LABEL, " bubbles");
+	}
+	for (int col = 0; col < c->ncols; col++) {
+		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
+		int64_t all, comm, exposed, idle, overlap, other;
+		uint32_t ch = c->gl->idle;
+		enum role role = ROLE_BUBBLE;
+		int64_t best;
+
+		if (b <= a)
+			continue;
+		all = ivset_measure(&d->all, a, b);
+		comm = ivset_measure(&d->comm, a, b);
+		exposed = ivset_measure(&d->exposed, a, b);
+		idle = (b - a) - all;
+		overlap = comm - exposed;
+		other = all - comm;
+		/*
+		 * Problems first: a column that is a quarter idle, or a quarter
+		 * exposed communication, shows it, so a stall is never hidden by
+		 * the busy time around it at a coarse zoom.  Otherwise the largest
+		 * share wins; ties go to the worse state.
+		 */
+		if (idle * 4 >= b - a || exposed * 4 >= b - a) {
+			int bubble = idle >= exposed;
+
+			grid_put(c->g, c->x0 + col, y,
+			    bubble ? c->gl->idle : c->gl->exposed,
+			    bubble ? ROLE_BUBBLE : ROLE_EXPOSED);
+			continue;
+		}
+		best = exposed;
+		ch = c->gl->exposed;
+		role = ROLE_EXPOSED;
+		if (idle > best) {
+			best = idle;
+			ch = c->gl->idle;
+			role = ROLE_BUBBLE;
+		}
+		if (overlap > best) {
+			best = overlap;
+			ch = c->gl->overlap;
+			role = ROLE_OVERLAP;
+		}
+		if (other > best) {
+			ch = c->gl->busy;
+			role = ROLE_BUSY;
+		}
+		grid_put(c->g, c->x0 + col, y, ch, role);
+	}
+}
+
+void
+draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct trace *t = c->v->an[ri->analysis].t;
+	const struct track *tr = &t->tracks[ri->track];
+	char label[96], tbuf[64];
+	const char *tname = thread_label(trace_str(t, tr->name), tbuf, sizeof tbuf);
+	int d = ri->depth;
+	int tw = LABEL_COLS - 3;
+
+	if (text_cols(tname) > tw) {
+		/* cut by code points, then the ellipsis */
+		char cut[48];
+		int n = 0;
+		size_t k = 0;
+
+		for (const char *q = tname; *q != '\0' && k + 4 < sizeof cut; q++) {
+			if (((unsigned char)*q & 0xc0) != 0x80 && ++n > tw - 1)
+				break;
+			cut[k++] = *q;
+		}
+		cut[k] = '\0';
+		snprintf(label, sizeof label, " %s\xe2\x80\xa6 %d", cut, d);
+	} else
+		snprintf(label, sizeof label, " %s %d", tname, d);
+	draw_label(c, y, ROLE_LABEL, label);
+
+	for (int col = 0; col < c->ncols; col++) {
+		int64_t a = c->col_ns[col], b = c->col_ns[col + 1], busy;
+		double sum = 0;
+		int sync = 0, any = 0;
+		const struct cands *cs;
+
+		c->ev_mid[col] = EV_NONE;
+		if (b <= a)
+			continue;
+		if (track_busy_ns(tr, a, b) == 0 && d > 0)
+			continue;
+		cs = track_cands(c, t, ri->track, col);
+		c->ev_mid[col] = mid_event(t, cs, a + (b - a) / 2, d, 0);
+		for (int i = 0; i < cs->n; i++) {
+			const struct event *e = &t->events[cs->v[i].ev];
+			int64_t x;
+
+			if (e->depth != d || e->ph != 'X')
+				continue;
+			x = clipped(e, a, b);
+			if (x == 0 && !(e->ts_ns >= a && e->ts_ns < b))
+				continue;
+			any = 1;
+			sum += (double)x * cs->v[i].weight;
+			if (e->flags & EVF_SYNC)
+				sync = 1;
+		}
+		if (!any)
+			continue;
+		if (d == 0)
+			busy = track_busy_ns(tr, a, b);
+		else
+			busy = sum >= (double)(b - a) ? b - a : (int64_t)(sum + 0.5);
+		grid_put(c->g, c->x0 + col, y,
+		    c->gl->shade[busy > 0 ? shade_level(busy, b - a) : 1],
+		    sync ? ROLE_SYNC : ROLE_CPU);
+	}
+	draw_names(c, y, t);
+	draw_selected_event(c, y, ri);
+}
+
+/* The window metrics of analysis i (the view's own for the current rank). */
+static void
+window_of(const struct rctx *c, size_t i, struct window_metrics *m)
+{
+	if (i == c->v->rank) {
+		*m = c->v->m;
+		return;
+	}
+	metrics_window(&c->v->an[i].dev, c->v->start_ns, c->v->end_ns, m);
+}
+
+enum role
+bad_if(int bad)
+{
+	return bad ? ROLE_BAD : ROLE_VALUE;
+}
+
+void
+draw_rank_header(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct analysis *an = &c->v->an[ri->analysis];
+	int cur = (size_t)ri->analysis == c->v->rank;
+	struct pen p = { c, 0, y, c->g->w };
+	char label[64];
+
+	if (an->device >= 0)
+		snprintf(label, sizeof label, "rank %lld dev %d",
+		    (long long)an->t->rank, (int)an->device);
+	else
+		snprintf(label, sizeof label, "rank %lld", (long long)an->t->rank);
+	if (cur)
+		grid_put(c->g, 0, y, c->gl->current, ROLE_LABEL);
+	put_fit(c, 1, y, LABEL_COLS - 1, ROLE_LABEL, label);
+	p.x = c->x0;
+	if (an->device < 0) {
+		pen_put(&p, ROLE_PANEL, " no GPU activity ");
+	} else {
+		struct window_metrics m;
+		int64_t span;
+
+		window_of(c, (size_t)ri->analysis, &m);
+		span = m.end_ns - m.start_ns;
+		pen_put(&p, ROLE_PANEL, " exposed ");
+		pen_dur(&p, bad_if(pct(m.exposed_comm_ns, span) >= 5), m.exposed_comm_ns);
+		pen_put(&p, ROLE_PANEL, " (%.1f%%)  idle ", pct(m.exposed_comm_ns, span));
+		pen_dur(&p, bad_if(pct(m.idle_ns, span) >= 5), m.idle_ns);
+		pen_put(&p, ROLE_PANEL, " (%.1f%%)", pct(m.idle_ns, span));
+		if (m.overlap_pct >= 0)
+			pen_put(&p, ROLE_PANEL, "  overlap %.0f%% ", m.overlap_pct);
+		else
+			pen_put(&p, ROLE_PANEL, " ");
+	}
+	for (int x = p.x; x < c->g->w; x++)
+		grid_put(c->g, x, y, c->gl->hrule, ROLE_RULER);
+}

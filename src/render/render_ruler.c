@@ -1,0 +1,389 @@
+/*
+ * render_ruler — the three rows on top: the title, the step strip and the
+ * time ruler; see render_int.h.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/crossrank.h"
+#include "analysis/steps.h"
+#include "base/units.h"
+#include "base/xalloc.h"
+#include "model/trace.h"
+#include "render/grid.h"
+#include "render/render.h"
+#include "render/render_int.h"
+#include "view/view.h"
+
+/* ---- title, steps, ruler ----------------------------------------------- */
+
+static void ruler_label(char *buf, size_t n, int64_t rel, int64_t unit, int dec,
+    const char *uname);
+
+/*
+ * A window edge relative to t0: units_format()'s 4 digits ("+224 ms"),
+ * unless the window is too narrow for them to tell its edges apart; then
+ * as many decimals as its span needs ("+224.00001 ms").
+ */
+static char *
+fmt_pos(char *buf, size_t n, const struct view *v, int64_t ts_ns)
+{
+	static const struct {
+		int64_t ns;
+		const char *name;
+	} units[] = {
+		{ 1000000000, " s" }, { 1000000, " ms" }, { 1000, " us" },
+	};
+	int64_t rel = ts_ns - v->t0_ns, span = v->end_ns - v->start_ns;
+	int64_t mag = rel < 0 ? -rel : rel;
+
+	if (span <= 0 || span >= mag / 1000)
+		return fmt_rel(buf, n, v, ts_ns);
+	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+		int dec = 0;
+		int64_t q = units[u].ns;
+
+		if (mag < units[u].ns)
+			continue;
+		/* decimals down to a tenth of the span */
+		while (dec < 9 && q > span / 10 && q > 1) {
+			q /= 10;
+			dec++;
+		}
+		ruler_label(buf, n, rel, units[u].ns, dec, units[u].name);
+		return buf;
+	}
+	return fmt_rel(buf, n, v, ts_ns);
+}
+
+void
+draw_title(struct rctx *c, const struct render_opts *o)
+{
+	const struct view *v = c->v;
+	char files[512], win[256], rank[96], a[48], b[48], s[48];
+	int w = c->g->w, fw, x;
+
+	grid_fill(c->g, 0, 0, w, 1, ' ', ROLE_TITLE);
+	if (o->title != NULL)
+		snprintf(files, sizeof files, "%s", o->title);
+	else if (v->nan > 0)
+		snprintf(files, sizeof files, "%s", v->an[0].t->path);
+	else
+		files[0] = '\0';
+	if (v->nan == 0 && v->xr != NULL)
+		snprintf(win, sizeof win, "%zu ranks, %zu steps, %zu collectives matched",
+		    v->xr->nparts, v->xr->nsteps, v->xr->ncolls);
+	else
+		snprintf(win, sizeof win, "window %s .. %s (%s)",
+		    fmt_pos(a, sizeof a, v, v->start_ns),
+		    fmt_pos(b, sizeof b, v, v->end_ns),
+		    units_format(s, sizeof s, v->end_ns - v->start_ns));
+	rank[0] = '\0';
+	if (v->nan > 0) {
+		const struct analysis *an = view_current(v);
+
+		if (an->device >= 0)
+			snprintf(rank, sizeof rank, "rank %lld dev %d",
+			    (long long)an->t->rank, (int)an->device);
+		else
+			snprintf(rank, sizeof rank, "rank %lld", (long long)an->t->rank);
+		if (v->nan > 1) {
+			size_t l = strlen(rank);
+
+			snprintf(rank + l, sizeof rank - l, " (%zu/%zu)", v->rank + 1,
+			    v->nan);
+		}
+	}
+	/* "gantty  FILES  WINDOW  RANK": the files give way first */
+	x = put_text(c, 0, 0, w, ROLE_TITLE, "gantty  ");
+	fw = w - x - 2 - text_cols(win) - (rank[0] ? 2 + text_cols(rank) : 0);
+	if (fw > text_cols(files))
+		fw = text_cols(files);
+	if (fw >= 4) {
+		x += put_fit(c, x, 0, fw, ROLE_TITLE, files);
+		x += 2;
+	}
+	x += put_fit(c, x, 0, w - x, ROLE_TITLE, win);
+	if (rank[0] && x + 2 + text_cols(rank) <= w)
+		put_text(c, x + 2, 0, w - x - 2, ROLE_TITLE, rank);
+}
+
+static int
+cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The time range a step is drawn and selected by: its GPU extent, else CPU. */
+void
+step_range(const struct step *s, int64_t *a, int64_t *b)
+{
+	*a = s->has_gpu ? s->gpu_start_ns : s->start_ns;
+	*b = s->has_gpu ? s->gpu_end_ns : s->end_ns;
+}
+
+void
+draw_steps(struct rctx *c)
+{
+	const struct view *v = c->v;
+	const struct analysis *an;
+	int64_t max = 0;
+	int cells, x, y = 1;
+	long first_in = -1, last_in = -1;
+	size_t nout = 0;
+	char text[256], d[48];
+
+	draw_label(c, y, ROLE_LABEL, "steps");
+	if (v->nan == 0)
+		return;
+	an = view_current(v);
+	if (an->nsteps == 0) {
+		put_text(c, c->x0, y, c->ncols, ROLE_PANEL, "no ProfilerStep annotations");
+		return;
+	}
+	for (size_t i = 0; i < an->nsteps; i++) {
+		int64_t a, b;
+
+		if (an->steps[i].end_ns - an->steps[i].start_ns > max)
+			max = an->steps[i].end_ns - an->steps[i].start_ns;
+		step_range(&an->steps[i], &a, &b);
+		if (a < v->end_ns && b > v->start_ns) {
+			if (first_in < 0)
+				first_in = (long)i;
+			last_in = (long)i;
+		}
+		nout += an->steps[i].outlier != 0;
+	}
+	cells = an->nsteps < (size_t)c->ncols ? (int)an->nsteps : c->ncols;
+	for (int k = 0; k < cells; k++) {
+		size_t s0 = (size_t)k * an->nsteps / (size_t)cells;
+		size_t s1 = (size_t)(k + 1) * an->nsteps / (size_t)cells;
+		int64_t t = 0;
+		int outlier = 0, inview = 0, sel = 0, base = 0, lvl;
+		enum role role;
+		uint32_t ch;
+
+		for (size_t i = s0; i < s1; i++) {
+			int64_t dur = an->steps[i].end_ns - an->steps[i].start_ns;
+
+			if (dur > t)
+				t = dur;
+			outlier |= an->steps[i].outlier;
+			inview |= (long)i >= first_in && (long)i <= last_in;
+			sel |= v->sel == SEL_STEP && v->sel_index == (long)i;
+			/* b's baseline step, where it is one of this rank's */
+			base |= !v->compare && v->base_step == (long)i &&
+			    v->base_rank == v->rank;
+		}
+		lvl = max > 0 ? (int)((t * c->gl->step_levels + max - 1) / max) : 1;
+		if (lvl < 1)
+			lvl = 1;
+		if (lvl > c->gl->step_levels)
+			lvl = c->gl->step_levels;
+		ch = c->gl->step[lvl - 1];
+		if (outlier && (c->ascii || c->mono))
+			ch = c->gl->outlier;
+		role = sel ? ROLE_SELECTED : outlier ? ROLE_OUTLIER :
+		    inview ? ROLE_STEP : ROLE_DEFAULT;
+		if (base)
+			ch = 'A';       /* the baseline, in every glyph set */
+		grid_put(c->g, c->x0 + k, y, ch, role);
+	}
+
+	/* then what the strip means: the selected step, else a summary */
+	x = c->x0 + cells + 2;
+	if (v->sel == SEL_STEP && v->sel_index >= 0 &&
+	    (size_t)v->sel_index < an->nsteps) {
+		const struct step *s = &an->steps[v->sel_index];
+		struct pen p = { c, x, y, c->g->w };
+
+		pen_put(&p, ROLE_VALUE, "%s", trace_str(an->t, an->t->events[s->event].name));
+		pen_put(&p, ROLE_PANEL, "  ");
+		pen_dur(&p, ROLE_VALUE, s->end_ns - s->start_ns);
+		if (s->outlier)
+			pen_put(&p, ROLE_BAD, "  outlier (z %.1f)", s->z);
+		return;
+	}
+	{
+		int64_t *durs = xcalloc(an->nsteps, sizeof *durs), med;
+		size_t n = an->nsteps;
+
+		for (size_t i = 0; i < n; i++)
+			durs[i] = an->steps[i].end_ns - an->steps[i].start_ns;
+		qsort(durs, n, sizeof *durs, cmp_i64);
+		med = n % 2 ? durs[n / 2] : durs[n / 2 - 1] + (durs[n / 2] - durs[n / 2 - 1]) / 2;
+		free(durs);
+		snprintf(text, sizeof text, "%zu step%s, median %s", an->nsteps,
+		    an->nsteps == 1 ? "" : "s", units_format(d, sizeof d, med));
+	}
+	{
+		struct pen p = { c, x, y, c->g->w };
+
+		if (x + 8 > c->g->w)
+			return;
+		pen_put(&p, ROLE_PANEL, "%s", text);
+		if (first_in >= 0) {
+			int64_t n0 = an->steps[first_in].number, n1 = an->steps[last_in].number;
+
+			if (n0 == n1)
+				pen_put(&p, ROLE_PANEL, ", in view #%lld", (long long)n0);
+			else
+				pen_put(&p, ROLE_PANEL, ", in view #%lld..#%lld",
+				    (long long)n0, (long long)n1);
+		}
+		if (nout > 0) {
+			pen_put(&p, ROLE_PANEL, ", ");
+			pen_put(&p, ROLE_BAD, "%zu outlier%s", nout, nout > 1 ? "s" : "");
+			for (size_t i = 0, shown = 0; i < an->nsteps && shown < 3; i++)
+				if (an->steps[i].outlier) {
+					pen_put(&p, ROLE_BAD, " #%lld",
+					    (long long)an->steps[i].number);
+					shown++;
+				}
+		}
+	}
+}
+
+/* Formats a ruler label: rel_ns in unit (ns per unit), decimals digits. */
+static void
+ruler_label(char *buf, size_t n, int64_t rel, int64_t unit, int dec,
+    const char *uname)
+{
+	uint64_t a = rel < 0 ? (uint64_t)0 - (uint64_t)rel : (uint64_t)rel;
+	uint64_t ip = a / (uint64_t)unit, frac = a % (uint64_t)unit, div = (uint64_t)unit;
+
+	if (dec < 0 || dec > 9)
+		dec = dec < 0 ? 0 : 9;
+	for (int i = 0; i < dec; i++)
+		div /= 10;
+	if (dec > 0)
+		snprintf(buf, n, "%s%llu.%0*llu%s", rel < 0 ? "-" : "+",
+		    (unsigned long long)ip, dec,
+		    (unsigned long long)(div ? frac / div : 0), uname);
+	else
+		snprintf(buf, n, "%s%llu%s", rel < 0 ? "-" : "+",
+		    (unsigned long long)ip, uname);
+}
+
+void
+draw_ruler(struct rctx *c)
+{
+	static const struct {
+		int64_t ns;
+		const char *name;
+	} units[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
+	};
+	const struct view *v = c->v;
+	int y = 2;
+	int64_t span = v->end_ns - v->start_ns, step = 0, unit = 1, minor = 0;
+	int64_t rs = v->start_ns - v->t0_ns, re = v->end_ns - v->t0_ns;
+	const char *uname = "ns";
+	int dec = 0;
+	char d[48], lab[64];
+
+	snprintf(lab, sizeof lab, "%s/col",
+	    fmt_compact(d, sizeof d, c->ncols > 0 ? span / c->ncols : span));
+	put_fit(c, 0, y, LABEL_COLS, ROLE_RULER, lab);
+	if (span <= 0)
+		return;
+
+	/* the unit of the labels: that of the largest position shown */
+	{
+		int64_t big = re > -rs ? re : -rs;
+
+		for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+			if (big >= units[u].ns || units[u].ns == 1) {
+				unit = units[u].ns;
+				uname = units[u].name;
+				break;
+			}
+	}
+	/* the smallest round step (1, 2, 5 x 10^k) whose labels do not collide */
+	for (int64_t p = 1; p > 0 && p <= INT64_MAX / 10 && step == 0; p *= 10) {
+		static const int mult[] = { 1, 2, 5 };
+
+		for (int m = 0; m < 3 && step == 0; m++) {
+			int64_t st = p * mult[m], q;
+			double cols = (double)st * c->ncols / (double)span;
+			int dd = 0, wl;
+
+			if (cols < 3)
+				continue;
+			for (q = unit; dd < 9 && (st % q) != 0; dd++)
+				q /= 10;
+			ruler_label(lab, sizeof lab, re, unit, dd, uname);
+			wl = text_cols(lab);
+			if (cols >= wl + 2 || (double)st >= (double)span) {
+				step = st;
+				dec = dd;
+				minor = mult[m] == 2 ? st / 4 : st / 5;
+			}
+		}
+	}
+	if (step <= 0)
+		return;
+
+	{
+		int64_t k0 = rs >= 0 ? (rs + step - 1) / step : -((-rs) / step);
+
+		for (int64_t k = k0; k * step < re; k++) {
+			int64_t rel = k * step;
+			int col = view_ns_col(v, v->t0_ns + rel);
+
+			if (col < 0 || col >= c->ncols)
+				continue;
+			grid_put(c->g, c->x0 + col, y, c->gl->tick, ROLE_RULER);
+			ruler_label(lab, sizeof lab, rel, unit, dec, uname);
+			if (col + 1 + text_cols(lab) <= c->ncols)
+				put_text(c, c->x0 + col + 1, y, text_cols(lab), ROLE_RULER, lab);
+		}
+	}
+	/* minor ticks where they stand 4 columns apart or more, between blanks */
+	if (minor > 0 && (double)minor * c->ncols / (double)span >= 4) {
+		int64_t k0 = rs >= 0 ? (rs + minor - 1) / minor : -((-rs) / minor);
+
+		for (int64_t k = k0; k * minor < re; k++) {
+			int x = c->x0 + col_of(c, v->t0_ns + k * minor);
+			struct cell *l = grid_at(c->g, x - 1, y), *m = grid_at(c->g, x, y);
+			struct cell *r = grid_at(c->g, x + 1, y);
+
+			if (m != NULL && m->ch == ' ' && (l == NULL || l->ch == ' ') &&
+			    (r == NULL || r->ch == ' ' || x + 1 >= c->x0 + c->ncols))
+				grid_put(c->g, x, y, c->gl->minor, ROLE_RULER);
+		}
+	}
+
+	/* the selection's range, then the cursor */
+	if (c->sel_end > c->sel_start && c->sel_start < v->end_ns &&
+	    c->sel_end > v->start_ns) {
+		int c0 = col_of(c, c->sel_start), c1 = col_of(c, c->sel_end - 1);
+
+		for (int col = c0; col <= c1; col++) {
+			struct cell *cl = grid_at(c->g, c->x0 + col, y);
+
+			if (cl != NULL) {
+				cl->role = ROLE_SELECTED;
+				if (cl->ch == ' ' || cl->ch == c->gl->minor)
+					cl->ch = c->gl->hrule;
+			}
+		}
+	}
+	if (v->cursor >= 0 && v->cursor < c->ncols) {
+		struct cell *cl = grid_at(c->g, c->x0 + v->cursor, y);
+
+		if (cl != NULL) {
+			if (cl->ch == ' ' || cl->ch == c->gl->minor ||
+			    (cl->ch == c->gl->hrule && cl->role == ROLE_SELECTED))
+				cl->ch = c->gl->cursor;
+			cl->role = ROLE_CURSOR;
+			cl->reverse = 1;
+		}
+	}
+}

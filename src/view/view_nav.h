@@ -1,0 +1,47 @@
+/*
+ * view_nav — going to things on the current rank: the next or previous
+ * step, layer, outlier step, gap and search match, the worst exposed-comm
+ * layer in view, and Enter's zoom to the selection.  Each selects what it
+ * goes to (v->sel) and moves the window to it (view.h's view_zoom_to(),
+ * view_centre_on()).
+ *
+ * A view owns its search state (v->nav: the set of names matching the
+ * last query, built once per trace and query), NULL until the first
+ * search, freed by view_free() (command.h) through view_nav_free().  The
+ * analyses are only read.
+ */
+#ifndef GANTTY_VIEW_NAV_H
+#define GANTTY_VIEW_NAV_H
+
+#include "view/view.h"
+
+/*
+ * Runs cmd if it goes somewhere (ZOOM_SELECTED, NEXT/PREV_STEP, _LAYER,
+ * _GAP, _MATCH, NEXT_OUTLIER, WORST_LAYER) and returns the enum
+ * view_change flags; returns -1 for any other command.  Without analyses it
+ * says "no trace", without GPU activity "no GPU activity in this trace"
+ * (matches and Enter excepted).  Where there is nothing to go to ("no next
+ * step", "no gaps >= 10 us", ...), the window and selection stay and
+ * message says why.  Navigation (steps, layers, outliers) starts from the
+ * selection of its kind, else from the window's centre; gaps and matches
+ * from the selected gap or event, else from the cursor's time.  Outliers
+ * and matches wrap around.  WORST_LAYER picks, among the layers whose GPU
+ * extent overlaps the window, the one with the largest own_exposed_comm_ns
+ * (ties: the earlier); when none has any, it only says so.  Enter on a
+ * selected finding is not here (the lanes modes take it, command.c).
+ * Costs: O(log n) per command, O(s) for steps/layers, O(n) per search
+ * jump (one scan of the string table per new query).
+ */
+int view_nav_do(struct view *v, enum view_cmd cmd);
+/*
+ * Searches event names of the current rank for text (case-insensitive
+ * substring), selects the first match at or after the cursor and centres it.
+ * Returns the change; sets message when nothing matches.  An empty text
+ * repeats the last query.  Counter samples are not searched; a match on a
+ * CPU lane turns the CPU lanes on.
+ */
+int view_search(struct view *v, const char *text);
+/* Frees v->nav; v->nav may be NULL. */
+void view_nav_free(struct view *v);
+
+#endif
