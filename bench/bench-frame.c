@@ -36,6 +36,7 @@
 #include "render/grid.h"
 #include "load/load.h"
 #include "analysis/metrics.h"
+#include "analysis/session.h"
 #include "render/render.h"
 #include "model/trace.h"
 #include "view/command.h"
@@ -143,7 +144,7 @@ time_metrics(const struct metrics *d, int64_t a, int64_t b, int reps,
 int
 main(int argc, char **argv)
 {
-	struct trace t;
+	struct trace t, *tp = &t;
 	struct load_error err;
 	struct analysis_opts opts;
 	struct analysis *an = NULL;
@@ -151,8 +152,7 @@ main(int argc, char **argv)
 	struct layout lay;
 	char dir[4096], note[8192];
 	const char *path;
-	int32_t *devs = NULL;
-	size_t ndev, nan;
+	size_t n_analyses = 0, cap = 0;
 	int reps = 50, use_cache = 1, argi = 1;
 	int64_t mid, a0, a1, step_ns = 0;
 	double t0, worst_frame = 0, worst_metrics = 0;
@@ -189,15 +189,10 @@ main(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	opts.min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
 	opts.ranks_loaded = 1;
-	ndev = metrics_devices(&t, &devs);
-	nan = ndev ? ndev : 1;
-	an = xcalloc(nan, sizeof *an);
-	for (size_t d = 0; d < nan; d++)
-		analysis_build(&an[d], &t, ndev ? devs[d] : -1, &opts);
-	free(devs);
+	session_analyse_traces(&an, &n_analyses, &cap, &tp, 1, &opts, -1);
 
 	/* As main.c's setup_view() for a 200 x 60 terminal. */
-	view_init(&v, an, nan, t.start_ns, t.end_ns, 1);
+	view_init(&v, an, n_analyses, t.start_ns, t.end_ns, 1);
 	view_set_opts(&v, &opts);
 	render_layout(&lay, &v, W, H);
 	view_resize(&v, lay.time_cols > 0 ? lay.time_cols : 1);
@@ -260,7 +255,7 @@ main(int argc, char **argv)
 		printf("summary frame_ms=%.2f metrics_us=-\n", worst_frame * 1e3);
 
 	view_free(&v);
-	for (size_t d = 0; d < nan; d++)
+	for (size_t d = 0; d < n_analyses; d++)
 		analysis_free(&an[d]);
 	free(an);
 	trace_free(&t);

@@ -23,13 +23,12 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
-#include "analysis/crossrank.h"
+#include "analysis/metrics.h"
+#include "analysis/session.h"
 #include "load/input.h"
 #include "load/load.h"
-#include "analysis/metrics.h"
-#include "report/report.h"
 #include "model/trace.h"
-#include "base/xalloc.h"
+#include "report/report_analyses.h"
 
 #include "memfile.h"
 
@@ -41,32 +40,20 @@ static FILE *devnull;
  * the cross-rank analysis when there are several participants, as main does.
  */
 static void
-analyse_and_report(const struct trace *t, const struct analysis_opts *o,
-    int copies)
+analyse_and_report(struct trace *t, const struct analysis_opts *o, int copies)
 {
+	struct trace *traces[2] = { t, t };
 	struct analysis *an = NULL;
-	size_t nan = 0, cap = 0;
-	int32_t *devs = NULL;
-	size_t ndev = metrics_devices(t, &devs);
-	struct crossrank x;
+	size_t n_analyses = 0, cap = 0;
 
-	for (int c = 0; c < copies; c++)
-		for (size_t d = 0; d < (ndev ? ndev : 1); d++) {
-			xgrow(&an, &cap, nan + 1, sizeof *an);
-			analysis_build(&an[nan++], t, ndev ? devs[d] : -1, o);
-		}
-	free(devs);
-	if (nan > 1)
-		crossrank_build(&x, an, nan);
-	report_write(devnull, REPORT_JSON, o, t->start_ns, an, nan,
-	    nan > 1 ? &x : NULL);
-	report_write(devnull, REPORT_TEXT, o, t->start_ns, an, nan,
-	    nan > 1 ? &x : NULL);
-	report_write(devnull, REPORT_CSV, o, t->start_ns, an, nan,
-	    nan > 1 ? &x : NULL);
-	if (nan > 1)
-		crossrank_free(&x);
-	for (size_t i = 0; i < nan; i++)
+	session_analyse_traces(&an, &n_analyses, &cap, traces, (size_t)copies, o, -1);
+	report_analyses_write(devnull, REPORT_JSON, o, t->start_ns, an, n_analyses,
+	    NULL, 0);
+	report_analyses_write(devnull, REPORT_TEXT, o, t->start_ns, an, n_analyses,
+	    NULL, 0);
+	report_analyses_write(devnull, REPORT_CSV, o, t->start_ns, an, n_analyses,
+	    NULL, 0);
+	for (size_t i = 0; i < n_analyses; i++)
 		analysis_free(&an[i]);
 	free(an);
 }

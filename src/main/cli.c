@@ -1,0 +1,415 @@
+/*
+ * cli — the command line: one table of the options, --help, parsing.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/metrics.h"
+#include "base/units.h"
+#include "main/cli.h"
+#include "tui/style.h"
+#include "view/keymap.h"
+
+enum {
+	OPT_REPORT = 256, OPT_FORMAT, OPT_WINDOW, OPT_STEP, OPT_RANK, OPT_MIN_GAP,
+	OPT_LAYER_PATTERN, OPT_FLOPS, OPT_PARAMS, OPT_TOKENS, OPT_RECOMPUTE,
+	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
+	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
+	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE, OPT_DIFF_TABLE,
+	OPT_BASELINE,
+};
+
+/*
+ * The options, in the order --help lists them: getopt_long's array and the
+ * help text are built from this table.  at is the option's place in
+ * getopt_long's array, which orders the candidates of an ambiguous
+ * abbreviation ("--r") in its message.  A row without a name is a paragraph
+ * of the help; a row without text is not listed.  The help's second and
+ * later lines of an option are indented to its first's.
+ */
+static const struct opt {
+	const char *name;
+	int has_arg, val, at;
+	const char *left, *text;
+} opts[] = {
+	{ "report", 0, OPT_REPORT, 0, "--report", "print the report and exit" },
+	{ "diff", 0, OPT_DIFF, 24, "--diff", "compare two traces (B - A) and exit" },
+	{ "diff-steps", 1, OPT_DIFF_STEPS, 25, "--diff-steps=N:M",
+	  "with --diff and one trace: step N (A) against M (B)" },
+	{ "compare", 0, OPT_COMPARE, 26, "--compare",
+	  "view (or --render) two traces A B on one time\n"
+	  "axis, aligned at their first step; B - A in view" },
+	{ "format", 1, OPT_FORMAT, 1, "--format=FMT",
+	  "text (default), json, or csv (steps and layers)" },
+	{ "window", 1, OPT_WINDOW, 2, "--window=START:END",
+	  "one window for all ranks, durations with a unit\n"
+	  "(ns, us, ms, s) from the earliest event; either\n"
+	  "side may be empty (trace start / end)" },
+	{ "step", 1, OPT_STEP, 3, "--step=N", "the GPU extent of ProfilerStep#N" },
+	{ "rank", 1, OPT_RANK, 4, "--rank=N", "only rank N" },
+	{ "min-gap", 1, OPT_MIN_GAP, 5, "--min-gap=DUR",
+	  "shortest idle interval that counts as a gap (10us)" },
+	{ "layer-pattern", 1, OPT_LAYER_PATTERN, 6, "--layer-pattern=REGEX",
+	  "layers are CPU events matching REGEX (POSIX ERE;\n"
+	  "the first group, if any, names the layer)" },
+	{ "flops-per-step", 1, OPT_FLOPS, 7, "--flops-per-step=F",
+	  "global model FLOPs of one step, for MFU" },
+	{ "model-params", 1, OPT_PARAMS, 8, "--model-params=P",
+	  "parameters, with --tokens-per-step: F = 6*P*D" },
+	{ "tokens-per-step", 1, OPT_TOKENS, 9, "--tokens-per-step=D",
+	  "global tokens per step" },
+	{ "recompute", 0, OPT_RECOMPUTE, 10, "--recompute",
+	  "activation recomputation: F = 8*P*D" },
+	{ "peak-tflops", 1, OPT_PEAK, 11, "--peak-tflops=T",
+	  "peak TFLOP/s of one device (else from its name)" },
+	{ "world-size", 1, OPT_WORLD, 12, "--world-size=N",
+	  "ranks in the job (else distributedInfo, else the\n"
+	  "number of traces loaded)" },
+	{ "align", 1, OPT_ALIGN, 21, "--align=collective",
+	  "shift each rank's clock so that matched\n"
+	  "collectives complete together (default none)" },
+	{ "reports", 0, OPT_REPORTS, 22, "--reports",
+	  "the arguments are per-rank JSON reports (of\n"
+	  "--report --format=json), or directories of them:\n"
+	  "the cross-rank tables and the rank x step matrix\n"
+	  "of thousands of ranks without their traces;\n"
+	  "with --rank=N, open rank N's trace" },
+	{ "no-cache", 0, OPT_NO_CACHE, 31, "--no-cache",
+	  "neither read nor write the cache of loaded traces\n"
+	  "($XDG_CACHE_HOME/gantty, else ~/.cache/gantty)" },
+	{ "quiet", 0, 'q', 29, "-q, --quiet", "no progress or warnings on standard error" },
+	{ "verbose", 0, 'v', 30, "-v, --verbose", "say what the cache did for each file" },
+	{ "help", 0, 'h', 32, "-h, --help", "show this help and exit" },
+	{ "version", 0, 'V', 33, "-V, --version", "show the version and exit" },
+	{ NULL, 0, 0, 0, NULL,
+	  "\nNumbers for F, P, D take k, M, G (or B) and T suffixes (7B = 7e9).\n\n" },
+	{ "render", 0, OPT_RENDER, 13, "--render", "print the viewer's frame as text and exit" },
+	{ "width", 1, OPT_WIDTH, 14, "--width=N, --height=N", "the --render frame size (120x40)" },
+	{ "height", 1, OPT_HEIGHT, 15, NULL, NULL },
+	{ "cpu", 0, OPT_CPU, 19, "--cpu", "start with the CPU lanes shown" },
+	{ "matrix", 0, OPT_MATRIX, 23, "--matrix",
+	  "start with the rank x step matrix (several ranks)" },
+	{ "baseline", 1, OPT_BASELINE, 28, "--baseline=N",
+	  "start with ProfilerStep#N marked as the baseline A" },
+	{ "diff-table", 0, OPT_DIFF_TABLE, 27, "--diff-table",
+	  "start with the diff table (D): --compare's A and B,\n"
+	  "else the baseline step and the step in view" },
+	{ "color", 1, OPT_COLOR, 16, "--color=WHEN",
+	  "auto (default), always or never; NO_COLOR is honoured" },
+	{ "colour", 1, OPT_COLOR, 17, NULL, NULL },
+	{ "ascii", 0, OPT_ASCII, 18, "--ascii", "ASCII glyphs only (also in a non-UTF-8 locale)" },
+	{ "keys", 0, OPT_KEYS, 20, NULL, NULL },
+};
+#define NOPTS (sizeof opts / sizeof opts[0] - 1)        /* less the paragraph */
+
+/* --help: the synopsis, then every listed option of the table. */
+static void
+print_usage(void)
+{
+	fputs("usage: gantty [OPTIONS] TRACE...\n"
+	    "       gantty --report [--format=text|json|csv] [OPTIONS] TRACE...\n"
+	    "       gantty --render [--width=N] [--height=N] [OPTIONS] TRACE...\n"
+	    "       gantty --reports [--report [--format=F]] [OPTIONS] REPORT...\n"
+	    "       gantty --diff [--format=text|json] [OPTIONS] TRACE_A TRACE_B\n"
+	    "\n"
+	    "Loads PyTorch profiler (Kineto) traces: .json or .json.gz files, '-' for\n"
+	    "standard input, or directories of per-rank traces, and reports exposed\n"
+	    "communication, bubbles, steps, layers and MFU.\n"
+	    "\n", stdout);
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		const char *p = opts[i].text;
+
+		if (opts[i].name == NULL) {
+			fputs(p, stdout);
+			continue;
+		}
+		if (opts[i].left == NULL)
+			continue;
+		printf("  %-22s ", opts[i].left);
+		for (;;) {
+			size_t n = strcspn(p, "\n");
+
+			printf("%.*s\n", (int)n, p);
+			if (p[n] == '\0')
+				break;
+			p += n + 1;
+			printf("%25s", "");
+		}
+	}
+	fputs("\nWithout --report or --render gantty opens the viewer; press ? there for\n"
+	    "the keys.  See gantty(1).\n", stdout);
+}
+
+void
+cli_usage_error(const char *fmt, const char *arg)
+{
+	fputs("gantty: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'gantty --help'.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+/* Parses a positive count such as 7e9, 1.5T or 8B; returns -1 if invalid. */
+static double
+parse_count(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || !isfinite(v) || v <= 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'M': v *= 1e6; end++; break;
+	case 'G': case 'B': v *= 1e9; end++; break;
+	case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	return *end == '\0' ? v : -1;
+}
+
+/* A positive count of option name (--flops-per-step...), or a usage error. */
+static double
+count_arg(const char *s, const char *name)
+{
+	char fmt[128];
+	double v = parse_count(s);
+
+	snprintf(fmt, sizeof fmt, "--%s needs a positive number, not '%%s'", name);
+	if (v <= 0)
+		cli_usage_error(fmt, s);
+	return v;
+}
+
+static int64_t
+parse_int(const char *s, const char *what)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0)
+		cli_usage_error(what, s);
+	return v;
+}
+
+/* --width and --height: 1 to 10000 of what (columns, rows). */
+static int
+size_arg(const char *s, const char *name, const char *what)
+{
+	char fmt[128];
+	int v;
+
+	snprintf(fmt, sizeof fmt, "--%s needs a number of %s, not '%%s'", name, what);
+	v = (int)parse_int(s, fmt);    /* as an int, as it always was */
+	snprintf(fmt, sizeof fmt, "--%s must be 1 to 10000, not '%%s'", name);
+	if (v < 1 || v > 10000)
+		cli_usage_error(fmt, s);
+	return v;
+}
+
+/* --diff-steps=N:M into c->diff_step[]. */
+static void
+diff_steps_arg(struct cli *c, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char *end;
+
+	c->mode = MODE_DIFF;
+	c->diff_steps = 1;
+	if (colon == NULL)
+		cli_usage_error("--diff-steps needs N:M, not '%s'", arg);
+	c->diff_step[0] = strtoll(arg, &end, 10);
+	if (end != colon || end == arg)
+		cli_usage_error("--diff-steps needs N:M, not '%s'", arg);
+	c->diff_step[1] = strtoll(colon + 1, &end, 10);
+	if (*end != '\0' || end == colon + 1)
+		cli_usage_error("--diff-steps needs N:M, not '%s'", arg);
+}
+
+/* The checks of the options together, once all are read. */
+static void
+check_args(int argc, struct cli *c)
+{
+	struct analysis_opts *o = &c->opts;
+	int ntraces = argc - optind;
+
+	if (c->window != NULL && o->window == WINDOW_STEP)
+		cli_usage_error("%s", "--window and --step cannot be combined");
+	if ((o->mfu.model_params > 0) != (o->mfu.tokens_per_step > 0))
+		cli_usage_error("%s", "--model-params and --tokens-per-step go together");
+	if (o->mfu.flops_per_step > 0 && o->mfu.model_params > 0)
+		cli_usage_error("%s", "give --flops-per-step or --model-params, not both");
+	if (o->mfu.model_params > 0)
+		o->mfu.flops_per_step = (o->mfu.recompute ? 8.0 : 6.0) *
+		    o->mfu.model_params * o->mfu.tokens_per_step;
+	if (optind >= argc)
+		cli_usage_error("%s", "no trace given");
+	if (c->mode == MODE_DIFF && !c->diff_steps && ntraces != 2)
+		cli_usage_error("%s", "--diff compares two traces: TRACE_A TRACE_B");
+	if (c->compare && (c->mode == MODE_REPORT || c->mode == MODE_DIFF))
+		cli_usage_error("%s", "--compare is for the viewer and --render");
+	if (c->has_baseline && c->compare)
+		cli_usage_error("%s", "--baseline marks a step of one trace; --compare compares two");
+	if ((c->difftable || c->has_baseline) &&
+	    (c->mode == MODE_REPORT || c->mode == MODE_DIFF))
+		cli_usage_error("%s", "--diff-table and --baseline are for the viewer and --render");
+	if (c->compare && ntraces != 2)
+		cli_usage_error("%s", "--compare shows two traces: TRACE_A TRACE_B");
+	if (c->diff_steps && ntraces != 1)
+		cli_usage_error("%s", "--diff-steps compares two steps of one trace");
+	if (c->diff_steps && (c->window != NULL || o->window == WINDOW_STEP))
+		cli_usage_error("%s", "--diff-steps sets the windows: no --window or --step");
+	if (c->mode == MODE_DIFF && c->fmt == REPORT_CSV)
+		cli_usage_error("%s", "--diff writes text or json, not csv");
+}
+
+void
+cli_parse(struct cli *c, int argc, char **argv)
+{
+	struct option longopts[NOPTS + 1];
+	struct analysis_opts *o = &c->opts;
+	int ch;
+
+	memset(longopts, 0, sizeof longopts);
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+		if (opts[i].name != NULL)
+			longopts[opts[i].at] = (struct option){ opts[i].name,
+			    opts[i].has_arg, NULL, opts[i].val };
+	memset(c, 0, sizeof *c);
+	c->rank = -1;
+	c->width = 120;
+	c->height = 40;
+	c->color = STYLE_COLOR_AUTO;
+	o->min_gap_ns = METRICS_DEFAULT_MIN_GAP_NS;
+	while ((ch = getopt_long(argc, argv, "qvhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_REPORT: c->mode = MODE_REPORT; break;
+		case OPT_RENDER: c->mode = MODE_RENDER; break;
+		case OPT_DIFF: c->mode = MODE_DIFF; break;
+		case OPT_COMPARE: c->compare = 1; break;
+		case OPT_DIFF_TABLE: c->difftable = 1; break;
+		case OPT_ASCII: c->ascii = 1; break;
+		case OPT_CPU: c->cpu = 1; break;
+		case OPT_MATRIX: c->matrix = 1; break;
+		case OPT_REPORTS: c->reports = 1; break;
+		case OPT_RECOMPUTE: o->mfu.recompute = 1; break;
+		case 'q': c->quiet = 1; break;
+		case 'v': c->verbose = 1; break;
+		case OPT_NO_CACHE: c->no_cache = 1; break;
+		case OPT_WINDOW: c->window = optarg; break;
+		case OPT_LAYER_PATTERN: c->pattern = optarg; break;
+		case OPT_FLOPS: o->mfu.flops_per_step = count_arg(optarg, "flops-per-step"); break;
+		case OPT_PARAMS: o->mfu.model_params = count_arg(optarg, "model-params"); break;
+		case OPT_TOKENS: o->mfu.tokens_per_step = count_arg(optarg, "tokens-per-step"); break;
+		case OPT_PEAK: o->mfu.peak_tflops = count_arg(optarg, "peak-tflops"); break;
+		case OPT_WIDTH: c->width = size_arg(optarg, "width", "columns"); break;
+		case OPT_HEIGHT: c->height = size_arg(optarg, "height", "rows"); break;
+		case OPT_DIFF_STEPS: diff_steps_arg(c, optarg); break;
+		case OPT_BASELINE:
+			c->baseline = parse_int(optarg, "--baseline takes a step number, not '%s'");
+			c->has_baseline = 1;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") == 0)
+				c->color = STYLE_COLOR_AUTO;
+			else if (strcmp(optarg, "always") == 0)
+				c->color = STYLE_COLOR_ALWAYS;
+			else if (strcmp(optarg, "never") == 0)
+				c->color = STYLE_COLOR_NEVER;
+			else
+				cli_usage_error("--color is auto, always or never, not '%s'", optarg);
+			break;
+		case OPT_ALIGN:
+			if (strcmp(optarg, "collective") != 0 && strcmp(optarg, "none") != 0)
+				cli_usage_error("--align is collective or none, not '%s'", optarg);
+			c->align = strcmp(optarg, "collective") == 0;
+			break;
+		case OPT_KEYS:
+			for (size_t i = 0; i < keymap_len; i++)
+				printf("%s\t%s\n", keymap[i].keys_text,
+				    keymap_help(keymap[i].cmd));
+			exit(EXIT_OK);
+		case OPT_FORMAT:
+			if (c->mode != MODE_DIFF)
+				c->mode = MODE_REPORT;
+			if (strcmp(optarg, "text") == 0)
+				c->fmt = REPORT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				c->fmt = REPORT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				c->fmt = REPORT_CSV;
+			else
+				cli_usage_error("unknown report format '%s' (text, json or csv)",
+				    optarg);
+			break;
+		case OPT_STEP:
+			o->window = WINDOW_STEP;
+			o->step = parse_int(optarg, "--step needs a step number, not '%s'");
+			break;
+		case OPT_RANK:
+			c->rank = parse_int(optarg, "--rank needs a rank number, not '%s'");
+			if (c->rank < 0)
+				cli_usage_error("--rank needs a rank number, not '%s'", optarg);
+			break;
+		case OPT_MIN_GAP:
+			if (units_parse_duration(optarg, &o->min_gap_ns) != UNITS_OK)
+				cli_usage_error("--min-gap needs a duration with a unit (e.g. 50us), "
+				    "not '%s'", optarg);
+			if (o->min_gap_ns < 0)
+				cli_usage_error("--min-gap cannot be negative: '%s'", optarg);
+			break;
+		case OPT_WORLD:
+			o->mfu.world_size = parse_int(optarg,
+			    "--world-size needs a positive integer, not '%s'");
+			if (o->mfu.world_size <= 0)
+				cli_usage_error("--world-size needs a positive integer, not '%s'",
+				    optarg);
+			break;
+		case 'h':
+			print_usage();
+			exit(EXIT_OK);
+		case 'V':
+			printf("gantty %s\n", PACKAGE_VERSION);
+			exit(EXIT_OK);
+		default:
+			fputs("Try 'gantty --help'.\n", stderr);
+			exit(EXIT_USAGE);
+		}
+	}
+	check_args(argc, c);
+}
+
+int
+cli_compile_pattern(struct cli *c)
+{
+	char err[1024];
+	int rc;
+
+	if (c->pattern == NULL)
+		return 0;
+	if ((rc = regcomp(&c->re, c->pattern, REG_EXTENDED)) != 0) {
+		regerror(rc, &c->re, err, sizeof err);
+		fprintf(stderr, "gantty: --layer-pattern '%s': %s\n", c->pattern, err);
+		c->pattern = NULL;
+		return -1;
+	}
+	c->opts.layer_pattern = &c->re;
+	return 0;
+}
+
+void
+cli_free(struct cli *c)
+{
+	if (c->pattern != NULL)
+		regfree(&c->re);
+}

@@ -1,0 +1,78 @@
+/*
+ * cli — gantty's command line: the table of its options (from which both
+ * getopt_long's array and the --help text are made), their parsing, and the
+ * checks of the options together.
+ *
+ * Beside main.c, in its layer: like main, cli prints (--help, --version,
+ * --keys, usage errors) and exits (status EXIT_USAGE on a bad command line).
+ * struct cli points into argv, which must outlive it.
+ */
+#ifndef GANTTY_CLI_H
+#define GANTTY_CLI_H
+
+#include <regex.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "report/report.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,         /* bad input or runtime error */
+	EXIT_USAGE = 2,
+};
+
+enum mode {
+	MODE_VIEWER = 0,
+	MODE_REPORT,
+	MODE_RENDER,
+	MODE_DIFF,
+};
+
+struct cli {
+	enum mode mode;
+	int width, height;      /* --render size */
+	int color;              /* enum style_color */
+	int ascii;
+	int cpu;
+	int matrix;             /* --matrix */
+	int reports;            /* --reports: the inputs are JSON reports */
+	int align;              /* --align=collective */
+	enum report_format fmt;
+	int quiet;
+	int verbose;            /* -v: notes on the cache */
+	int no_cache;
+	const char *window;
+	int64_t rank;           /* -1: all */
+	const char *pattern;    /* --layer-pattern, compiled into re */
+	regex_t re;
+	struct analysis_opts opts;
+	int diff_steps;         /* --diff-steps=N:M given */
+	int compare;            /* --compare: two traces aligned at step start */
+	int difftable;          /* --diff-table: start with the diff table (D) */
+	int has_baseline;       /* --baseline=N: ProfilerStep#N marked (b) */
+	int64_t baseline;
+	int64_t diff_step[2];
+};
+
+/*
+ * Parses argv into c (which it initialises), leaving optind at the first
+ * trace.  Returns only for a command line that runs: --help, --version and
+ * --keys print and exit 0, a bad command line exits EXIT_USAGE.
+ */
+void cli_parse(struct cli *c, int argc, char **argv);
+/*
+ * Compiles --layer-pattern (if given) into c->re for c->opts.  Returns 0, or
+ * -1 after printing why the pattern is not a regular expression.
+ */
+int cli_compile_pattern(struct cli *c);
+/* Frees what cli_compile_pattern() made. */
+void cli_free(struct cli *c);
+
+/*
+ * Prints "gantty: " fmt (with arg for its one %s) and where to find help on
+ * standard error, and exits EXIT_USAGE.
+ */
+void cli_usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
+
+#endif
