@@ -24,23 +24,6 @@
 
 /* ---- looking events up per column -------------------------------------- */
 
-/* The index (in the trace) of the first event of tr starting at or after ts. */
-static uint32_t
-first_at(const struct trace *t, const struct track *tr, int64_t ts_ns)
-{
-	uint32_t lo = 0, hi = tr->count;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->events[tr->first + mid].ts_ns < ts_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return tr->first + lo;
-}
-
 /* Appends the events of tr covering the instant ts_ns to c->buf (absolute). */
 static size_t
 probe(struct rctx *c, const struct trace *t, const struct track *tr,
@@ -82,7 +65,8 @@ static void
 column_cands(struct rctx *c, const struct trace *t, const struct track *tr,
     int64_t a, int64_t b, struct cands *cs)
 {
-	uint32_t lo = first_at(t, tr, a), hi = first_at(t, tr, b), n = hi - lo;
+	uint32_t lo = trace_track_lower_bound(t, tr, a),
+	    hi = trace_track_lower_bound(t, tr, b), n = hi - lo;
 	int np;
 	size_t k;
 

@@ -418,23 +418,6 @@ cache_build(struct view_cache *c, const struct analysis *a)
 	runsort(c->ends, d->nacts, sizeof *c->ends, cmp_i64);
 }
 
-/* The number of d's activities starting before b (acts are sorted by ts). */
-static size_t
-acts_starting_before(const struct metrics *d, int64_t b)
-{
-	size_t lo = 0, hi = d->nacts;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->t->events[d->acts[mid]].ts_ns < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The number of ends[0..n) that are <= a. */
 static size_t
 ends_upto(const int64_t *ends, size_t n, int64_t a)
@@ -501,7 +484,7 @@ recalc_current(struct view *v)
 	 * Activities overlapping [s, e): those starting before e, less those
 	 * ending at or before s (which all start before e).
 	 */
-	v->kernels_in_view = acts_starting_before(&a->dev, v->end_ns) -
+	v->kernels_in_view = metrics_first_at(&a->dev, v->end_ns) -
 	    ends_upto(c->ends, a->dev.nacts, v->start_ns);
 	mo = p->mfu;
 	if (mo.world_size <= 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/layers.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 #include "model/trace.h"
@@ -220,7 +221,7 @@ worst_layer(struct view *v)
 			continue;
 		in_view = 1;
 		if (l->own_exposed_comm_ns > 0 && (best < 0 ||
-		    l->own_exposed_comm_ns > an->layers[best].own_exposed_comm_ns))
+		    layers_cmp_worst(l, &an->layers[best]) < 0))
 			best = (long)i;
 	}
 	if (best < 0) {
