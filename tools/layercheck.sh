@@ -66,7 +66,8 @@ done
 # tsort names the modules on a cycle on standard error.
 if ! tsort "$edges" >/dev/null 2>"$edges.err"; then
 	echo "$src: the modules' include graph has a cycle:"
-	sed 's/^tsort: /    /' "$edges.err"
+	sed -e 's/^tsort: .*: input contains a loop:$/  one through:/' \
+	    -e 's/^tsort: /    /' "$edges.err"
 	bad=1
 fi
 rm -f "$edges.err"
