@@ -167,7 +167,7 @@ panel_base_rows(int h)
 }
 
 int
-first_lane(const struct layout *lay, const struct view *v)
+render_first_lane(const struct layout *lay, const struct view *v)
 {
 	int s = v->lane_scroll, max = lay->nlanes - lay->lanes_h;
 
@@ -206,7 +206,7 @@ lanes_layout(struct layout *lay, const struct view *v)
 		lay->rows[1].kind = ROW_STEPS;
 		lay->rows[1].analysis = (int)v->rank;
 	}
-	scroll = first_lane(lay, v);
+	scroll = render_first_lane(lay, v);
 	for (int i = 0; i < lay->lanes_h && scroll + i < lay->nlanes; i++)
 		lay->rows[lay->lanes_y + i] = lanes[scroll + i];
 	free(lanes);
@@ -271,7 +271,7 @@ selection_range(const struct view *v, int64_t *a, int64_t *b)
 	switch (v->sel) {
 	case SEL_STEP:
 		if (v->sel_index >= 0 && (size_t)v->sel_index < an->nsteps)
-			step_range(&an->steps[v->sel_index], a, b);
+			render_step_range(&an->steps[v->sel_index], a, b);
 		break;
 	case SEL_LAYER:
 		if (v->sel_index >= 0 && (size_t)v->sel_index < an->nlayers) {
@@ -313,7 +313,7 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 	grid_clear(g);
 	if (g->w < RENDER_MIN_W || g->h < RENDER_MIN_H || lay->lanes_y == 0 ||
 	    lay->rows == NULL) {
-		draw_too_small(g, opts->ascii);
+		render_draw_too_small(g, opts->ascii);
 		return;
 	}
 	memset(&c, 0, sizeof c);
@@ -335,11 +335,11 @@ render_frame(struct grid *g, const struct layout *lay, const struct view *v,
 		c.col_ns[col] = view_col_ns(v, col);
 	selection_range(v, &c.sel_start, &c.sel_end);
 
-	draw_title(&c, opts);
+	render_draw_title(&c, opts);
 	render_modes[v->mode].draw(&c);
-	draw_hint(&c, g->h - 1);
+	render_draw_hint(&c, g->h - 1);
 	if (v->help)
-		draw_help(&c);
+		render_draw_help(&c);
 	free(c.col_ns);
 	free(c.ev_mid);
 	free(c.cache);
@@ -359,26 +359,26 @@ draw_lane_area(struct rctx *c)
 		const struct row_info *ri = &lay->rows[y];
 
 		if (ri->kind == ROW_MATRIX) {
-			draw_matrix_row(c, y, ri);
+			render_draw_matrix_row(c, y, ri);
 			continue;
 		}
 		if (ri->analysis < 0 || (size_t)ri->analysis >= v->nan)
 			continue;
 		switch (ri->kind) {
 		case ROW_RANK:
-			draw_rank_header(c, y, ri);
+			render_draw_rank_header(c, y, ri);
 			break;
 		case ROW_GPU:
-			draw_gpu_lane(c, y, ri);
+			render_draw_gpu_lane(c, y, ri);
 			break;
 		case ROW_BASELINE:
-			draw_baseline_lane(c, y, ri);
+			render_draw_baseline_lane(c, y, ri);
 			break;
 		case ROW_BUBBLE:
-			draw_bubble_lane(c, y, ri);
+			render_draw_bubble_lane(c, y, ri);
 			break;
 		case ROW_CPU:
-			draw_cpu_lane(c, y, ri);
+			render_draw_cpu_lane(c, y, ri);
 			break;
 		case ROW_MEMORY:
 			render_diag_memory_lane(c->g, y, RENDER_LABEL_W, c->x0, c->ncols, v,
@@ -392,15 +392,15 @@ draw_lane_area(struct rctx *c)
 	panel_rows = c->g->h - 1 - panel_y - 1;
 	if (panel_rows > PANEL_MAX_ROWS)
 		panel_rows = PANEL_MAX_ROWS;
-	draw_panel(c, panel_y, panel_rows);
+	render_draw_panel(c, panel_y, panel_rows);
 }
 
 /* All lanes or the overview: the step strip and the ruler over them. */
 static void
 draw_lanes_mode(struct rctx *c)
 {
-	draw_steps(c);
-	draw_ruler(c);
+	render_draw_steps(c);
+	render_draw_ruler(c);
 	draw_lane_area(c);
 }
 
@@ -408,7 +408,7 @@ draw_lanes_mode(struct rctx *c)
 static void
 draw_matrix_mode(struct rctx *c)
 {
-	draw_matrix_head(c);
+	render_draw_matrix_head(c);
 	draw_lane_area(c);
 }
 
@@ -422,8 +422,8 @@ draw_table_mode(struct rctx *c)
 const struct render_mode render_modes[VIEW_MODE_COUNT] = {
 	[VIEW_MODE_LANES] = { 1, lanes_layout, draw_lanes_mode, NULL },
 	[VIEW_MODE_OVERVIEW] = { 1, lanes_layout, draw_lanes_mode, NULL },
-	[VIEW_MODE_MATRIX] = { 1, lanes_layout, draw_matrix_mode, matrix_hint },
-	[VIEW_MODE_COMPARE_TABLE] = { 0, table_layout, draw_table_mode, table_hint },
+	[VIEW_MODE_MATRIX] = { 1, lanes_layout, draw_matrix_mode, render_matrix_hint },
+	[VIEW_MODE_COMPARE_TABLE] = { 0, table_layout, draw_table_mode, render_table_hint },
 };
 
 uint32_t

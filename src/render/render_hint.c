@@ -15,7 +15,7 @@
 /* ---- the hint line and the help ---------------------------------------- */
 
 const char *
-table_hint(const struct rctx *c)
+render_table_hint(const struct rctx *c)
 {
 	return c->v->compare ?
 	    "j/k PgUp/PgDn row  Enter go to it  +/- arrows window  D lanes  ? help  q quit" :
@@ -23,7 +23,7 @@ table_hint(const struct rctx *c)
 }
 
 const char *
-matrix_hint(const struct rctx *c)
+render_matrix_hint(const struct rctx *c)
 {
 	return c->v->nan > 0 ?
 	    "r/R rank  j/k scroll  Enter its lanes  m lanes  ? help  q quit" :
@@ -31,7 +31,7 @@ matrix_hint(const struct rctx *c)
 }
 
 void
-draw_hint(struct rctx *c, int y)
+render_draw_hint(struct rctx *c, int y)
 {
 	/* in display order; prio: lower stays longer as the width shrinks */
 	static const struct {
@@ -59,19 +59,19 @@ draw_hint(struct rctx *c, int y)
 
 	grid_fill(c->g, 0, y, w, 1, ' ', ROLE_HINT);
 	if (c->v->message[0] != '\0') {
-		put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->message);
+		render_put_fit(c, 1, y, w - 2, ROLE_HINT, c->v->message);
 		return;
 	}
 	if (render_modes[c->v->mode].hint != NULL &&
 	    (hint = render_modes[c->v->mode].hint(c)) != NULL) {
-		put_fit(c, 1, y, w - 2, ROLE_HINT, hint);
+		render_put_fit(c, 1, y, w - 2, ROLE_HINT, hint);
 		return;
 	}
 	for (int i = 0; i < N; i++) {
 		snprintf(buf, sizeof buf, "%s %s",
 		    c->ascii && items[i].ascii ? items[i].ascii : items[i].keys,
 		    items[i].what);
-		width[i] = text_cols(buf) + 2;
+		width[i] = render_text_cols(buf) + 2;
 	}
 	for (int prio = 0; prio <= 5; prio++)
 		for (int i = 0; i < N; i++)
@@ -86,12 +86,12 @@ draw_hint(struct rctx *c, int y)
 		snprintf(buf, sizeof buf, "%s %s",
 		    c->ascii && items[i].ascii ? items[i].ascii : items[i].keys,
 		    items[i].what);
-		x += put_text(c, x, y, w - x, ROLE_HINT, buf) + 2;
+		x += render_put_text(c, x, y, w - x, ROLE_HINT, buf) + 2;
 	}
 }
 
 void
-draw_help(struct rctx *c)
+render_draw_help(struct rctx *c)
 {
 	enum { MAXCOL = 2 };
 	int w = c->g->w, h = c->g->h, n = (int)keymap_len, ncol, per;
@@ -106,9 +106,9 @@ draw_help(struct rctx *c)
 		keyw[0] = keyw[1] = helpw[0] = helpw[1] = 0;
 		for (int i = 0; i < n; i++) {
 			int col = i / per;
-			int kw = text_cols(text_for(c->ascii, keymap[i].keys_text, tb,
+			int kw = render_text_cols(render_text_for(c->ascii, keymap[i].keys_text, tb,
 			    sizeof tb));
-			int hw = text_cols(keymap_help(keymap[i].cmd));
+			int hw = render_text_cols(keymap_help(keymap[i].cmd));
 
 			keyw[col] = kw > keyw[col] ? kw : keyw[col];
 			helpw[col] = hw > helpw[col] ? hw : helpw[col];
@@ -151,8 +151,8 @@ draw_help(struct rctx *c)
 	grid_put(c->g, bx + bw - 1, by, gl->tr, ROLE_HELP);
 	grid_put(c->g, bx, by + bh - 1, gl->bl, ROLE_HELP);
 	grid_put(c->g, bx + bw - 1, by + bh - 1, gl->br, ROLE_HELP);
-	put_text(c, bx + 2, by, bw - 4, ROLE_LABEL, " gantty keys ");
-	put_text(c, bx + 2, by + bh - 1, bw - 4, ROLE_HELP, " ? closes this help ");
+	render_put_text(c, bx + 2, by, bw - 4, ROLE_LABEL, " gantty keys ");
+	render_put_text(c, bx + 2, by + bh - 1, bw - 4, ROLE_HELP, " ? closes this help ");
 	x = bx + 2;
 	for (int k = 0; k < ncol; k++) {
 		for (int i = k * per; i < n && i < (k + 1) * per; i++) {
@@ -160,8 +160,8 @@ draw_help(struct rctx *c)
 
 			if (y > by + bh - 2)
 				break;
-			put_fit(c, x, y, keyw[k], ROLE_LABEL, keymap[i].keys_text);
-			put_fit(c, x + keyw[k] + 2, y, helpw[k], ROLE_HELP,
+			render_put_fit(c, x, y, keyw[k], ROLE_LABEL, keymap[i].keys_text);
+			render_put_fit(c, x + keyw[k] + 2, y, helpw[k], ROLE_HELP,
 			    keymap_help(keymap[i].cmd));
 		}
 		x += keyw[k] + 2 + helpw[k] + 3;
@@ -169,7 +169,7 @@ draw_help(struct rctx *c)
 }
 
 void
-draw_too_small(struct grid *g, int ascii)
+render_draw_too_small(struct grid *g, int ascii)
 {
 	char l1[64], l2[64], full[160];
 	int w = g->w, h = g->h;

@@ -125,58 +125,58 @@ struct pen {
 };
 
 /* render.c: the layout */
-int first_lane(const struct layout *lay, const struct view *v);
+int render_first_lane(const struct layout *lay, const struct view *v);
 
 /* render_text.c: text, numbers and names, the pen */
-const char *display_name(const struct trace *t, const struct event *e,
+const char *render_display_name(const struct trace *t, const struct event *e,
     char *buf, size_t n);
-char *fmt_compact(char *buf, size_t n, int64_t ns);
-char *fmt_rel(char *buf, size_t n, const struct view *v, int64_t ts_ns);
-const char *medium_kernel_name(const char *name, char *buf, size_t n);
-double pct(int64_t part, int64_t whole);
-void pen_dur(struct pen *p, enum role role, int64_t ns);
-void pen_put(struct pen *p, enum role role, const char *fmt, ...)
+char *render_fmt_compact(char *buf, size_t n, int64_t ns);
+char *render_fmt_rel(char *buf, size_t n, const struct view *v, int64_t ts_ns);
+const char *render_medium_kernel_name(const char *name, char *buf, size_t n);
+double render_pct(int64_t part, int64_t whole);
+void render_pen_dur(struct pen *p, enum role role, int64_t ns);
+void render_pen_put(struct pen *p, enum role role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int put_fit(struct rctx *c, int x, int y, int maxw, enum role role,
+int render_put_fit(struct rctx *c, int x, int y, int maxw, enum role role,
     const char *s);
-int put_text(struct rctx *c, int x, int y, int maxw, enum role role,
+int render_put_text(struct rctx *c, int x, int y, int maxw, enum role role,
     const char *s);
-int text_cols(const char *s);
-const char *text_for(int ascii, const char *s, char *buf, size_t n);
-const char *thread_label(const char *name, char *buf, size_t n);
-const char *track_name(const struct trace *t, const struct track *tr,
+int render_text_cols(const char *s);
+const char *render_text_for(int ascii, const char *s, char *buf, size_t n);
+const char *render_thread_label(const char *name, char *buf, size_t n);
+const char *render_track_name(const struct trace *t, const struct track *tr,
     char *buf, size_t n);
 
 /* render_ruler.c: the title, the step strip, the ruler */
-void draw_ruler(struct rctx *c);
-void draw_steps(struct rctx *c);
-void draw_title(struct rctx *c, const struct render_opts *o);
-void step_range(const struct step *s, int64_t *a, int64_t *b);
+void render_draw_ruler(struct rctx *c);
+void render_draw_steps(struct rctx *c);
+void render_draw_title(struct rctx *c, const struct render_opts *o);
+void render_step_range(const struct step *s, int64_t *a, int64_t *b);
 
 /* render_lanes.c: the lanes and their labels */
-enum role bad_if(int bad);
-enum role class_role(int cls);
-int col_of(const struct rctx *c, int64_t ts_ns);
-void draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri);
-void draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri);
-void draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri);
-void draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri);
-void draw_label(struct rctx *c, int y, enum role role, const char *s);
-void draw_rank_header(struct rctx *c, int y, const struct row_info *ri);
+enum role render_bad_if(int bad);
+enum role render_class_role(int cls);
+int render_col_of(const struct rctx *c, int64_t ts_ns);
+void render_draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_label(struct rctx *c, int y, enum role role, const char *s);
+void render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri);
 
 /* render_matrix.c: the rank x step matrix */
-void draw_matrix_head(struct rctx *c);
-void draw_matrix_panel(struct rctx *c, int y, int rows);
-void draw_matrix_row(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_matrix_head(struct rctx *c);
+void render_draw_matrix_panel(struct rctx *c, int y, int rows);
+void render_draw_matrix_row(struct rctx *c, int y, const struct row_info *ri);
 
 /* render_panel.c: the panel */
-void draw_panel(struct rctx *c, int y0, int rows);
+void render_draw_panel(struct rctx *c, int y0, int rows);
 
 /* render_hint.c: the hint line, the help, too small */
-void draw_help(struct rctx *c);
-void draw_hint(struct rctx *c, int y);
-void draw_too_small(struct grid *g, int ascii);
-const char *matrix_hint(const struct rctx *c);
-const char *table_hint(const struct rctx *c);
+void render_draw_help(struct rctx *c);
+void render_draw_hint(struct rctx *c, int y);
+void render_draw_too_small(struct grid *g, int ascii);
+const char *render_matrix_hint(const struct rctx *c);
+const char *render_table_hint(const struct rctx *c);
 
 #endif

@@ -148,7 +148,7 @@ clipped(const struct event *e, int64_t a, int64_t b)
 }
 
 enum role
-class_role(int cls)
+render_class_role(int cls)
 {
 	switch (cls) {
 	case CLASS_COMM:
@@ -199,7 +199,7 @@ shade_level(int64_t busy, int64_t width)
 
 /* The time area column of ts_ns, clamped to the area. */
 int
-col_of(const struct rctx *c, int64_t ts_ns)
+render_col_of(const struct rctx *c, int64_t ts_ns)
 {
 	int col = view_ns_col(c->v, ts_ns);
 
@@ -224,7 +224,7 @@ draw_names(struct rctx *c, int y, const struct trace *t)
 			end++;
 		if (ev != EV_NONE && end - col >= NAME_MIN_COLS) {
 			char sbuf[256];
-			const char *name = display_name(t, &t->events[ev], sbuf, sizeof sbuf);
+			const char *name = render_display_name(t, &t->events[ev], sbuf, sizeof sbuf);
 			struct cell *cl;
 			enum role role;
 			int n, x = c->x0 + col + 1, w = end - col - 2;
@@ -234,7 +234,7 @@ draw_names(struct rctx *c, int y, const struct trace *t)
 			if (c->v->query[0] != '\0' &&
 			    strcasestr(trace_str(t, t->events[ev].name), c->v->query) != NULL)
 				role = ROLE_MATCH;      /* a search match */
-			n = put_fit(c, x, y, w, role, name);
+			n = render_put_fit(c, x, y, w, role, name);
 			for (int i = 0; i < n; i++)
 				if ((cl = grid_at(c->g, x + i, y)) != NULL)
 					cl->reverse = role != ROLE_MATCH;
@@ -263,8 +263,8 @@ draw_selected_event(struct rctx *c, int y, const struct row_info *ri)
 		return;
 	if (event_end(e) <= v->start_ns || e->ts_ns >= v->end_ns)
 		return;
-	c0 = col_of(c, e->ts_ns);
-	c1 = col_of(c, e->dur_ns > 0 ? event_end(e) - 1 : e->ts_ns);
+	c0 = render_col_of(c, e->ts_ns);
+	c1 = render_col_of(c, e->dur_ns > 0 ? event_end(e) - 1 : e->ts_ns);
 	for (int col = c0; col <= c1; col++) {
 		struct cell *cl = grid_at(c->g, c->x0 + col, y);
 
@@ -280,20 +280,20 @@ draw_selected_event(struct rctx *c, int y, const struct row_info *ri)
 /* ---- the lanes --------------------------------------------------------- */
 
 void
-draw_label(struct rctx *c, int y, enum role role, const char *s)
+render_draw_label(struct rctx *c, int y, enum role role, const char *s)
 {
-	put_fit(c, 0, y, LABEL_COLS, role, s);
+	render_put_fit(c, 0, y, LABEL_COLS, role, s);
 }
 
 void
-draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
+render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct analysis *an = &c->v->an[ri->analysis];
 	const struct trace *t = an->t;
 	const struct track *tr = &t->tracks[ri->track];
 	int dom = track_class(t, tr), d = ri->depth;
 	char label[96], sname[72], nbuf[64];
-	const char *name = track_name(t, tr, nbuf, sizeof nbuf);
+	const char *name = render_track_name(t, tr, nbuf, sizeof nbuf);
 
 	if (strncmp(name, "stream ", 7) == 0)
 		snprintf(sname, sizeof sname, "s%s", name + 7);
@@ -305,7 +305,7 @@ draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		    "compute", sname);
 	else
 		snprintf(label, sizeof label, "   %s row %d", sname, d + 1);
-	draw_label(c, y, ROLE_LABEL, label);
+	render_draw_label(c, y, ROLE_LABEL, label);
 
 	for (int col = 0; col < c->ncols; col++) {
 		int64_t a = c->col_ns[col], b = c->col_ns[col + 1], busy = 0;
@@ -346,19 +346,19 @@ draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 				if (w[k] > w[cls])
 					cls = k;
 		}
-		grid_put(c->g, c->x0 + col, y, c->gl->shade[lvl], class_role(cls));
+		grid_put(c->g, c->x0 + col, y, c->gl->shade[lvl], render_class_role(cls));
 	}
 	draw_names(c, y, t);
 	draw_selected_event(c, y, ri);
 }
 
 /*
- * A GPU stream of the baseline step: drawn as draw_gpu_lane() draws it, with
+ * A GPU stream of the baseline step: drawn as render_draw_gpu_lane() draws it, with
  * every column's time range shifted back by the alignment offset and
  * clipped to the baseline step's GPU extent (columns outside it stay blank).
  */
 void
-draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri)
+render_draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	struct view_baseline bl;
 	int64_t *cols = c->col_ns, *shifted;
@@ -384,22 +384,22 @@ draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri)
 	c->col_ns = shifted;
 	c->cache_t = NULL;
 	c->cache_track = UINT32_MAX;
-	draw_gpu_lane(c, y, ri);
+	render_draw_gpu_lane(c, y, ri);
 	c->col_ns = cols;
 	c->cache_t = NULL;
 	c->cache_track = UINT32_MAX;
 	free(shifted);
 	t = c->v->an[ri->analysis].t;
-	name = track_name(t, &t->tracks[ri->track], nbuf, sizeof nbuf);
+	name = render_track_name(t, &t->tracks[ri->track], nbuf, sizeof nbuf);
 	snprintf(label, sizeof label, " A#%lld %s%s", (long long)bl.number_a,
 	    strncmp(name, "stream ", 7) == 0 ? "s" : "",
 	    strncmp(name, "stream ", 7) == 0 ? name + 7 : name);
 	grid_fill(c->g, 0, y, LABEL_COLS, 1, ' ', ROLE_DEFAULT);
-	draw_label(c, y, ROLE_STEP, label);
+	render_draw_label(c, y, ROLE_STEP, label);
 }
 
 void
-draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
+render_draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct metrics *d = &c->v->an[ri->analysis].dev;
 
@@ -410,9 +410,9 @@ draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 		snprintf(label, sizeof label, "%crank %lld d%d",
 		    (size_t)ri->analysis == c->v->rank ? '>' : ' ',
 		    (long long)an->t->rank, an->device);
-		draw_label(c, y, ROLE_LABEL, label);
+		render_draw_label(c, y, ROLE_LABEL, label);
 	} else {
-		draw_label(c, y, ROLE_LABEL, " bubbles");
+		render_draw_label(c, y, ROLE_LABEL, " bubbles");
 	}
 	for (int col = 0; col < c->ncols; col++) {
 		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
@@ -465,16 +465,16 @@ draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 }
 
 void
-draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
+render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct trace *t = c->v->an[ri->analysis].t;
 	const struct track *tr = &t->tracks[ri->track];
 	char label[96], tbuf[64];
-	const char *tname = thread_label(trace_str(t, tr->name), tbuf, sizeof tbuf);
+	const char *tname = render_thread_label(trace_str(t, tr->name), tbuf, sizeof tbuf);
 	int d = ri->depth;
 	int tw = LABEL_COLS - 3;
 
-	if (text_cols(tname) > tw) {
+	if (render_text_cols(tname) > tw) {
 		/* cut by code points, then the ellipsis */
 		char cut[48];
 		int n = 0;
@@ -489,7 +489,7 @@ draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		snprintf(label, sizeof label, " %s\xe2\x80\xa6 %d", cut, d);
 	} else
 		snprintf(label, sizeof label, " %s %d", tname, d);
-	draw_label(c, y, ROLE_LABEL, label);
+	render_draw_label(c, y, ROLE_LABEL, label);
 
 	for (int col = 0; col < c->ncols; col++) {
 		int64_t a = c->col_ns[col], b = c->col_ns[col + 1], busy;
@@ -544,13 +544,13 @@ window_of(const struct rctx *c, size_t i, struct window_metrics *m)
 }
 
 enum role
-bad_if(int bad)
+render_bad_if(int bad)
 {
 	return bad ? ROLE_BAD : ROLE_VALUE;
 }
 
 void
-draw_rank_header(struct rctx *c, int y, const struct row_info *ri)
+render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct analysis *an = &c->v->an[ri->analysis];
 	int cur = (size_t)ri->analysis == c->v->rank;
@@ -564,25 +564,25 @@ draw_rank_header(struct rctx *c, int y, const struct row_info *ri)
 		snprintf(label, sizeof label, "rank %lld", (long long)an->t->rank);
 	if (cur)
 		grid_put(c->g, 0, y, c->gl->current, ROLE_LABEL);
-	put_fit(c, 1, y, LABEL_COLS - 1, ROLE_LABEL, label);
+	render_put_fit(c, 1, y, LABEL_COLS - 1, ROLE_LABEL, label);
 	p.x = c->x0;
 	if (an->device < 0) {
-		pen_put(&p, ROLE_PANEL, " no GPU activity ");
+		render_pen_put(&p, ROLE_PANEL, " no GPU activity ");
 	} else {
 		struct window_metrics m;
 		int64_t span;
 
 		window_of(c, (size_t)ri->analysis, &m);
 		span = m.end_ns - m.start_ns;
-		pen_put(&p, ROLE_PANEL, " exposed ");
-		pen_dur(&p, bad_if(pct(m.exposed_comm_ns, span) >= 5), m.exposed_comm_ns);
-		pen_put(&p, ROLE_PANEL, " (%.1f%%)  idle ", pct(m.exposed_comm_ns, span));
-		pen_dur(&p, bad_if(pct(m.idle_ns, span) >= 5), m.idle_ns);
-		pen_put(&p, ROLE_PANEL, " (%.1f%%)", pct(m.idle_ns, span));
+		render_pen_put(&p, ROLE_PANEL, " exposed ");
+		render_pen_dur(&p, render_bad_if(render_pct(m.exposed_comm_ns, span) >= 5), m.exposed_comm_ns);
+		render_pen_put(&p, ROLE_PANEL, " (%.1f%%)  idle ", render_pct(m.exposed_comm_ns, span));
+		render_pen_dur(&p, render_bad_if(render_pct(m.idle_ns, span) >= 5), m.idle_ns);
+		render_pen_put(&p, ROLE_PANEL, " (%.1f%%)", render_pct(m.idle_ns, span));
 		if (m.overlap_pct >= 0)
-			pen_put(&p, ROLE_PANEL, "  overlap %.0f%% ", m.overlap_pct);
+			render_pen_put(&p, ROLE_PANEL, "  overlap %.0f%% ", m.overlap_pct);
 		else
-			pen_put(&p, ROLE_PANEL, " ");
+			render_pen_put(&p, ROLE_PANEL, " ");
 	}
 	for (int x = p.x; x < c->g->w; x++)
 		grid_put(c->g, x, y, c->gl->hrule, ROLE_RULER);

@@ -36,7 +36,7 @@ part_label(const struct crossrank *x, size_t p, char *buf, size_t size)
 
 /* Rows 1 and 2: which steps the columns are, and what the glyphs mean. */
 void
-draw_matrix_head(struct rctx *c)
+render_draw_matrix_head(struct rctx *c)
 {
 	const struct crossrank *x = c->v->xr;
 	const struct matrix *m = c->v->mx;
@@ -44,18 +44,18 @@ draw_matrix_head(struct rctx *c)
 	struct pen p = { c, c->x0, 1, c->g->w };
 	static const int height[MATRIX_LEVELS] = { 1, 2, 4, 6, 8 };
 
-	draw_label(c, 1, ROLE_LABEL, "rank x step");
+	render_draw_label(c, 1, ROLE_LABEL, "rank x step");
 	if (m->nsteps == 0) {
-		pen_put(&p, ROLE_PANEL, "no ProfilerStep annotations on any rank");
+		render_pen_put(&p, ROLE_PANEL, "no ProfilerStep annotations on any rank");
 		return;
 	}
-	pen_put(&p, ROLE_PANEL, "steps #%lld .. #%lld", (long long)x->steps[0].number,
+	render_pen_put(&p, ROLE_PANEL, "steps #%lld .. #%lld", (long long)x->steps[0].number,
 	    (long long)x->steps[m->nsteps - 1].number);
 	if ((size_t)cols < m->nsteps)
-		pen_put(&p, ROLE_PANEL, ", %.1f steps a cell (the slowest shown)",
+		render_pen_put(&p, ROLE_PANEL, ", %.1f steps a cell (the slowest shown)",
 		    (double)m->nsteps / cols);
-	pen_put(&p, ROLE_PANEL, "; %zu steps incomplete", x->steps_incomplete);
-	draw_label(c, 2, ROLE_LABEL, "vs median");
+	render_pen_put(&p, ROLE_PANEL, "; %zu steps incomplete", x->steps_incomplete);
+	render_draw_label(c, 2, ROLE_LABEL, "vs median");
 	p.x = c->x0;
 	p.y = 2;
 	for (int l = 0; l < MATRIX_LEVELS; l++) {
@@ -68,18 +68,18 @@ draw_matrix_head(struct rctx *c)
 		grid_put(c->g, p.x, 2, ch, l < 2 ? ROLE_BUSY : l < 3 ? ROLE_EXPOSED :
 		    ROLE_BUBBLE);
 		p.x += 1;
-		pen_put(&p, ROLE_PANEL, " %s  ", what[l]);
+		render_pen_put(&p, ROLE_PANEL, " %s  ", what[l]);
 	}
 	grid_put(c->g, p.x, 2, c->gl->outlier, ROLE_OUTLIER);
 	p.x++;
-	pen_put(&p, ROLE_PANEL, " outlier of its rank  ");
+	render_pen_put(&p, ROLE_PANEL, " outlier of its rank  ");
 	grid_put(c->g, p.x, 2, c->ascii ? '-' : c->gl->minor, ROLE_DEFAULT);
 	p.x++;
-	pen_put(&p, ROLE_PANEL, " missing");
+	render_pen_put(&p, ROLE_PANEL, " missing");
 }
 
 void
-draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
+render_draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
 {
 	static const int height[MATRIX_LEVELS] = { 1, 2, 4, 6, 8 };
 	const struct crossrank *x = c->v->xr;
@@ -94,7 +94,7 @@ draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
 	part_label(x, part, label, sizeof label);
 	if (cur)
 		grid_put(c->g, 0, y, c->gl->current, ROLE_LABEL);
-	put_fit(c, 1, y, LABEL_COLS - 1, cur ? ROLE_LABEL : ROLE_PANEL, label);
+	render_put_fit(c, 1, y, LABEL_COLS - 1, cur ? ROLE_LABEL : ROLE_PANEL, label);
 	for (int k = 0; k < cols; k++) {
 		int out, l = matrix_cell(m, part, k, cols, &out);
 		uint32_t ch;
@@ -124,19 +124,19 @@ draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
 	if (p.x + 20 < c->g->w) {
 		const struct crossrank_part *q = &x->parts[part];
 
-		pen_put(&p, ROLE_PANEL, "outliers ");
-		pen_put(&p, bad_if(m->noutliers[part] > 0), "%zu", m->noutliers[part]);
-		pen_put(&p, ROLE_PANEL, "  last ");
-		pen_put(&p, bad_if((int32_t)part == x->straggler), "%zu",
+		render_pen_put(&p, ROLE_PANEL, "outliers ");
+		render_pen_put(&p, render_bad_if(m->noutliers[part] > 0), "%zu", m->noutliers[part]);
+		render_pen_put(&p, ROLE_PANEL, "  last ");
+		render_pen_put(&p, render_bad_if((int32_t)part == x->straggler), "%zu",
 		    q->last_count);
-		pen_put(&p, ROLE_PANEL, "  others waited ");
-		pen_dur(&p, bad_if((int32_t)part == x->straggler), q->lost_ns);
+		render_pen_put(&p, ROLE_PANEL, "  others waited ");
+		render_pen_dur(&p, render_bad_if((int32_t)part == x->straggler), q->lost_ns);
 	}
 }
 
 /* The panel of the matrix: the current participant against the others. */
 void
-draw_matrix_panel(struct rctx *c, int y, int rows)
+render_draw_matrix_panel(struct rctx *c, int y, int rows)
 {
 	const struct crossrank *x = c->v->xr;
 	const struct matrix *m = c->v->mx;
@@ -170,53 +170,53 @@ draw_matrix_panel(struct rctx *c, int y, int rows)
 		if (x->steps[s].spread_ns > x->steps[worst].spread_ns)
 			worst = s;
 	}
-	pen_put(&p, ROLE_VALUE, "%s", label);
-	pen_put(&p, ROLE_PANEL, ": %zu of %zu steps", have, m->nsteps);
+	render_pen_put(&p, ROLE_VALUE, "%s", label);
+	render_pen_put(&p, ROLE_PANEL, ": %zu of %zu steps", have, m->nsteps);
 	if (slow >= 0) {
-		pen_put(&p, ROLE_PANEL, ", slowest vs the others #%lld: ",
+		render_pen_put(&p, ROLE_PANEL, ", slowest vs the others #%lld: ",
 		    (long long)x->steps[slow_s].number);
-		pen_dur(&p, ROLE_VALUE, slow);
-		pen_put(&p, ROLE_PANEL, " (median ");
-		pen_dur(&p, ROLE_PANEL, m->median[slow_s]);
-		pen_put(&p, ROLE_PANEL, ")");
+		render_pen_dur(&p, ROLE_VALUE, slow);
+		render_pen_put(&p, ROLE_PANEL, " (median ");
+		render_pen_dur(&p, ROLE_PANEL, m->median[slow_s]);
+		render_pen_put(&p, ROLE_PANEL, ")");
 	}
-	pen_put(&p, ROLE_PANEL, ", outlier steps ");
-	pen_put(&p, bad_if(m->noutliers[part] > 0), "%zu", m->noutliers[part]);
+	render_pen_put(&p, ROLE_PANEL, ", outlier steps ");
+	render_pen_put(&p, render_bad_if(m->noutliers[part] > 0), "%zu", m->noutliers[part]);
 	if (++r >= rows)
 		return;
 	p.x = 1;
 	p.y = y + r;
-	pen_put(&p, ROLE_PANEL, "collectives %zu (%zu unmatched), last to arrive at ",
+	render_pen_put(&p, ROLE_PANEL, "collectives %zu (%zu unmatched), last to arrive at ",
 	    q->collectives, q->unmatched);
-	pen_put(&p, bad_if((int32_t)part == x->straggler), "%zu", q->last_count);
-	pen_put(&p, ROLE_PANEL, ": the others waited ");
-	pen_dur(&p, bad_if((int32_t)part == x->straggler), q->lost_ns);
-	pen_put(&p, ROLE_PANEL, " for it; it waited ");
-	pen_dur(&p, ROLE_VALUE, q->wait_ns);
+	render_pen_put(&p, render_bad_if((int32_t)part == x->straggler), "%zu", q->last_count);
+	render_pen_put(&p, ROLE_PANEL, ": the others waited ");
+	render_pen_dur(&p, render_bad_if((int32_t)part == x->straggler), q->lost_ns);
+	render_pen_put(&p, ROLE_PANEL, " for it; it waited ");
+	render_pen_dur(&p, ROLE_VALUE, q->wait_ns);
 	if (++r >= rows)
 		return;
 	p.x = 1;
 	p.y = y + r;
 	if (x->straggler >= 0) {
 		part_label(x, (size_t)x->straggler, label, sizeof label);
-		pen_put(&p, ROLE_PANEL, "straggler ");
-		pen_put(&p, ROLE_BAD, "%s", label);
-		pen_put(&p, ROLE_PANEL, ": last at %zu of %zu collectives, the others waited ",
+		render_pen_put(&p, ROLE_PANEL, "straggler ");
+		render_pen_put(&p, ROLE_BAD, "%s", label);
+		render_pen_put(&p, ROLE_PANEL, ": last at %zu of %zu collectives, the others waited ",
 		    x->parts[x->straggler].last_count, x->ncolls);
-		pen_dur(&p, ROLE_BAD, x->parts[x->straggler].lost_ns);
+		render_pen_dur(&p, ROLE_BAD, x->parts[x->straggler].lost_ns);
 	} else {
-		pen_put(&p, ROLE_PANEL, "no straggler: %zu collectives matched, none with a skew",
+		render_pen_put(&p, ROLE_PANEL, "no straggler: %zu collectives matched, none with a skew",
 		    x->ncolls);
 	}
 	if (++r >= rows || m->nsteps == 0)
 		return;
 	p.x = 1;
 	p.y = y + r;
-	pen_put(&p, ROLE_PANEL, "widest step spread #%lld: ",
+	render_pen_put(&p, ROLE_PANEL, "widest step spread #%lld: ",
 	    (long long)x->steps[worst].number);
-	pen_dur(&p, ROLE_VALUE, x->steps[worst].spread_ns);
+	render_pen_dur(&p, ROLE_VALUE, x->steps[worst].spread_ns);
 	if (x->steps[worst].slowest >= 0) {
 		part_label(x, (size_t)x->steps[worst].slowest, label, sizeof label);
-		pen_put(&p, ROLE_PANEL, ", slowest %s", label);
+		render_pen_put(&p, ROLE_PANEL, ", slowest %s", label);
 	}
 }

@@ -43,18 +43,18 @@ selection_summary(struct rctx *c, struct pen *p)
 		if (v->sel_index < 0 || (size_t)v->sel_index >= an->nsteps)
 			return 0;
 		s = &an->steps[v->sel_index];
-		step_range(s, &sa, &sb);
+		render_step_range(s, &sa, &sb);
 		metrics_window(&an->dev, sa, sb, &m);
-		pen_put(p, ROLE_PANEL, "selected ");
-		pen_put(p, ROLE_VALUE, "step %lld", (long long)s->number);
-		pen_put(p, ROLE_PANEL, ": ");
-		pen_dur(p, ROLE_VALUE, s->end_ns - s->start_ns);
-		pen_put(p, ROLE_PANEL, ", exposed ");
-		pen_dur(p, bad_if(pct(m.exposed_comm_ns, sb - sa) >= 5), m.exposed_comm_ns);
-		pen_put(p, ROLE_PANEL, ", idle ");
-		pen_dur(p, bad_if(pct(m.idle_ns, sb - sa) >= 5), m.idle_ns);
+		render_pen_put(p, ROLE_PANEL, "selected ");
+		render_pen_put(p, ROLE_VALUE, "step %lld", (long long)s->number);
+		render_pen_put(p, ROLE_PANEL, ": ");
+		render_pen_dur(p, ROLE_VALUE, s->end_ns - s->start_ns);
+		render_pen_put(p, ROLE_PANEL, ", exposed ");
+		render_pen_dur(p, render_bad_if(render_pct(m.exposed_comm_ns, sb - sa) >= 5), m.exposed_comm_ns);
+		render_pen_put(p, ROLE_PANEL, ", idle ");
+		render_pen_dur(p, render_bad_if(render_pct(m.idle_ns, sb - sa) >= 5), m.idle_ns);
 		if (s->outlier)
-			pen_put(p, ROLE_BAD, ", outlier z %.1f", s->z);
+			render_pen_put(p, ROLE_BAD, ", outlier z %.1f", s->z);
 		return 1;
 	}
 	case SEL_LAYER: {
@@ -63,24 +63,24 @@ selection_summary(struct rctx *c, struct pen *p)
 		if (v->sel_index < 0 || (size_t)v->sel_index >= an->nlayers)
 			return 0;
 		l = &an->layers[v->sel_index];
-		pen_put(p, ROLE_PANEL, "selected ");
-		pen_put(p, ROLE_VALUE, "%s %s", trace_str(an->t, l->name),
+		render_pen_put(p, ROLE_PANEL, "selected ");
+		render_pen_put(p, ROLE_VALUE, "%s %s", trace_str(an->t, l->name),
 		    layers_phase_name(l->phase));
 		if (l->step >= 0)
-			pen_put(p, ROLE_PANEL, " (step %lld)", (long long)l->step);
-		pen_put(p, ROLE_PANEL, ": comm ");
-		pen_dur(p, ROLE_VALUE, l->comm_ns);
-		pen_put(p, ROLE_PANEL, ", exposed ");
-		pen_dur(p, bad_if(l->exposed_comm_ns > 0), l->exposed_comm_ns);
-		pen_put(p, ROLE_PANEL, ", own exposed ");
-		pen_dur(p, bad_if(l->own_exposed_comm_ns > 0), l->own_exposed_comm_ns);
+			render_pen_put(p, ROLE_PANEL, " (step %lld)", (long long)l->step);
+		render_pen_put(p, ROLE_PANEL, ": comm ");
+		render_pen_dur(p, ROLE_VALUE, l->comm_ns);
+		render_pen_put(p, ROLE_PANEL, ", exposed ");
+		render_pen_dur(p, render_bad_if(l->exposed_comm_ns > 0), l->exposed_comm_ns);
+		render_pen_put(p, ROLE_PANEL, ", own exposed ");
+		render_pen_dur(p, render_bad_if(l->own_exposed_comm_ns > 0), l->own_exposed_comm_ns);
 		return 1;
 	}
 	case SEL_GAP:
-		pen_put(p, ROLE_PANEL, "selected gap at %s: ",
-		    fmt_rel(a, sizeof a, v, v->sel_gap.start_ns));
-		pen_dur(p, ROLE_BAD, v->sel_gap.dur_ns);
-		pen_put(p, ROLE_PANEL, " idle");
+		render_pen_put(p, ROLE_PANEL, "selected gap at %s: ",
+		    render_fmt_rel(a, sizeof a, v, v->sel_gap.start_ns));
+		render_pen_dur(p, ROLE_BAD, v->sel_gap.dur_ns);
+		render_pen_put(p, ROLE_PANEL, " idle");
 		return 1;
 	case SEL_EVENT: {
 		const struct event *e;
@@ -90,22 +90,22 @@ selection_summary(struct rctx *c, struct pen *p)
 		if (v->sel_index < 0 || (size_t)v->sel_index >= an->t->nevents)
 			return 0;
 		e = &an->t->events[v->sel_index];
-		name = display_name(an->t, e, sbuf, sizeof sbuf);
-		pen_put(p, ROLE_PANEL, "selected ");
-		pen_put(p, ROLE_VALUE, "%s", name);
-		pen_put(p, ROLE_PANEL, ": ");
+		name = render_display_name(an->t, e, sbuf, sizeof sbuf);
+		render_pen_put(p, ROLE_PANEL, "selected ");
+		render_pen_put(p, ROLE_VALUE, "%s", name);
+		render_pen_put(p, ROLE_PANEL, ": ");
 		if (e->flags & EVF_ACTIVITY)
-			pen_put(p, ROLE_PANEL, "%s, ", trace_class_name((enum event_class)e->cls));
-		pen_dur(p, ROLE_VALUE, e->dur_ns);
-		pen_put(p, ROLE_PANEL, " at %s on %s", fmt_rel(a, sizeof a, v, e->ts_ns),
-		    track_name(an->t, &an->t->tracks[e->track], tbuf, sizeof tbuf));
+			render_pen_put(p, ROLE_PANEL, "%s, ", trace_class_name((enum event_class)e->cls));
+		render_pen_dur(p, ROLE_VALUE, e->dur_ns);
+		render_pen_put(p, ROLE_PANEL, " at %s on %s", render_fmt_rel(a, sizeof a, v, e->ts_ns),
+		    render_track_name(an->t, &an->t->tracks[e->track], tbuf, sizeof tbuf));
 		return 1;
 	}
 	case SEL_FINDING: {
 		char fbuf[512];
 
 		render_diag_finding_text(fbuf, sizeof fbuf, v);
-		pen_put(p, ROLE_PANEL, "%s", fbuf);
+		render_pen_put(p, ROLE_PANEL, "%s", fbuf);
 		return 1;
 	}
 	default:
@@ -130,83 +130,83 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		span = v->end_ns - v->start_ns;
 	switch (line) {
 	case WL_EXPOSED:
-		pen_put(p, ROLE_PANEL, "T_exposed ");
-		pen_dur(p, bad_if(pct(m->exposed_comm_ns, span) >= 5), m->exposed_comm_ns);
-		pen_put(p, ROLE_PANEL, " (%.1f%%)  overlap ", pct(m->exposed_comm_ns, span));
+		render_pen_put(p, ROLE_PANEL, "T_exposed ");
+		render_pen_dur(p, render_bad_if(render_pct(m->exposed_comm_ns, span) >= 5), m->exposed_comm_ns);
+		render_pen_put(p, ROLE_PANEL, " (%.1f%%)  overlap ", render_pct(m->exposed_comm_ns, span));
 		if (m->overlap_pct >= 0) {
-			pen_put(p, bad_if(m->overlap_pct < 50), "%.1f%%", m->overlap_pct);
-			pen_put(p, ROLE_PANEL, " of comm");
+			render_pen_put(p, render_bad_if(m->overlap_pct < 50), "%.1f%%", m->overlap_pct);
+			render_pen_put(p, ROLE_PANEL, " of comm");
 		} else
-			pen_put(p, ROLE_VALUE, "-");
-		pen_put(p, ROLE_PANEL, "  idle ");
-		pen_dur(p, bad_if(pct(m->idle_ns, span) >= 5), m->idle_ns);
-		pen_put(p, ROLE_PANEL, " (%.1f%%)", pct(m->idle_ns, span));
+			render_pen_put(p, ROLE_VALUE, "-");
+		render_pen_put(p, ROLE_PANEL, "  idle ");
+		render_pen_dur(p, render_bad_if(render_pct(m->idle_ns, span) >= 5), m->idle_ns);
+		render_pen_put(p, ROLE_PANEL, " (%.1f%%)", render_pct(m->idle_ns, span));
 		break;
 	case WL_BUSY:
-		pen_put(p, ROLE_PANEL, "busy ");
-		pen_dur(p, ROLE_VALUE, m->busy_ns);
-		pen_put(p, ROLE_PANEL, " (%.1f%%)  compute ", pct(m->busy_ns, span));
-		pen_dur(p, ROLE_VALUE, m->compute_ns);
-		pen_put(p, ROLE_PANEL, "  comm ");
-		pen_dur(p, ROLE_VALUE, m->comm_ns);
-		pen_put(p, ROLE_PANEL, "  memory ");
-		pen_dur(p, ROLE_VALUE, m->memory_ns);
+		render_pen_put(p, ROLE_PANEL, "busy ");
+		render_pen_dur(p, ROLE_VALUE, m->busy_ns);
+		render_pen_put(p, ROLE_PANEL, " (%.1f%%)  compute ", render_pct(m->busy_ns, span));
+		render_pen_dur(p, ROLE_VALUE, m->compute_ns);
+		render_pen_put(p, ROLE_PANEL, "  comm ");
+		render_pen_dur(p, ROLE_VALUE, m->comm_ns);
+		render_pen_put(p, ROLE_PANEL, "  memory ");
+		render_pen_dur(p, ROLE_VALUE, m->memory_ns);
 		break;
 	case WL_GAPS:
-		pen_put(p, ROLE_PANEL, "gaps \xe2\x89\xa5 %s: ",
+		render_pen_put(p, ROLE_PANEL, "gaps \xe2\x89\xa5 %s: ",
 		    units_format(a, sizeof a, v->nan ? view_current(v)->dev.min_gap_ns : 0));
-		pen_put(p, bad_if(m->gap_count > 0), "%zu", m->gap_count);
+		render_pen_put(p, render_bad_if(m->gap_count > 0), "%zu", m->gap_count);
 		if (m->gap_count > 0) {
-			pen_put(p, ROLE_PANEL, ", total ");
-			pen_dur(p, ROLE_VALUE, m->gap_total_ns);
-			pen_put(p, ROLE_PANEL, ", largest ");
-			pen_dur(p, ROLE_BAD, m->top[0].dur_ns);
-			pen_put(p, ROLE_PANEL, " at %s",
-			    fmt_rel(b, sizeof b, v, m->top[0].start_ns));
+			render_pen_put(p, ROLE_PANEL, ", total ");
+			render_pen_dur(p, ROLE_VALUE, m->gap_total_ns);
+			render_pen_put(p, ROLE_PANEL, ", largest ");
+			render_pen_dur(p, ROLE_BAD, m->top[0].dur_ns);
+			render_pen_put(p, ROLE_PANEL, " at %s",
+			    render_fmt_rel(b, sizeof b, v, m->top[0].start_ns));
 		}
 		break;
 	case WL_IDLE:
-		pen_put(p, ROLE_PANEL, "idle: host wait ");
-		pen_dur(p, ROLE_VALUE, m->idle_by_kind_ns[IDLE_HOST_WAIT]);
-		pen_put(p, ROLE_PANEL, "  short kernel wait ");
-		pen_dur(p, ROLE_VALUE, m->idle_by_kind_ns[IDLE_KERNEL_WAIT]);
-		pen_put(p, ROLE_PANEL, "  other ");
-		pen_dur(p, ROLE_VALUE, m->idle_by_kind_ns[IDLE_OTHER]);
+		render_pen_put(p, ROLE_PANEL, "idle: host wait ");
+		render_pen_dur(p, ROLE_VALUE, m->idle_by_kind_ns[IDLE_HOST_WAIT]);
+		render_pen_put(p, ROLE_PANEL, "  short kernel wait ");
+		render_pen_dur(p, ROLE_VALUE, m->idle_by_kind_ns[IDLE_KERNEL_WAIT]);
+		render_pen_put(p, ROLE_PANEL, "  other ");
+		render_pen_dur(p, ROLE_VALUE, m->idle_by_kind_ns[IDLE_OTHER]);
 		break;
 	case WL_MFU:
-		pen_put(p, ROLE_PANEL, "kernels ");
-		pen_put(p, ROLE_VALUE, "%zu", v->kernels_in_view);
-		pen_put(p, ROLE_PANEL, "  MFU ");
+		render_pen_put(p, ROLE_PANEL, "kernels ");
+		render_pen_put(p, ROLE_VALUE, "%zu", v->kernels_in_view);
+		render_pen_put(p, ROLE_PANEL, "  MFU ");
 		if (v->mfu.has_value) {
-			pen_put(p, ROLE_VALUE, "%.1f%%", 100.0 * v->mfu.value);
-			pen_put(p, ROLE_PANEL, " (%s)", v->mfu.source ? v->mfu.source : "?");
+			render_pen_put(p, ROLE_VALUE, "%.1f%%", 100.0 * v->mfu.value);
+			render_pen_put(p, ROLE_PANEL, " (%s)", v->mfu.source ? v->mfu.source : "?");
 			if (v->mfu.has_achieved) {
-				pen_put(p, ROLE_PANEL, "  achieved ");
-				pen_put(p, ROLE_VALUE, "%.1f", v->mfu.achieved_tflops);
+				render_pen_put(p, ROLE_PANEL, "  achieved ");
+				render_pen_put(p, ROLE_VALUE, "%.1f", v->mfu.achieved_tflops);
 				if (v->mfu.has_peak)
-					pen_put(p, ROLE_PANEL, " of %.0f", v->mfu.peak_tflops);
-				pen_put(p, ROLE_PANEL, " TFLOP/s");
+					render_pen_put(p, ROLE_PANEL, " of %.0f", v->mfu.peak_tflops);
+				render_pen_put(p, ROLE_PANEL, " TFLOP/s");
 			} else if (v->mfu.has_peak)
-				pen_put(p, ROLE_PANEL, "  peak %.0f TFLOP/s", v->mfu.peak_tflops);
+				render_pen_put(p, ROLE_PANEL, "  peak %.0f TFLOP/s", v->mfu.peak_tflops);
 		} else {
-			pen_put(p, ROLE_VALUE, "n/a");
+			render_pen_put(p, ROLE_VALUE, "n/a");
 			if (v->mfu.reason[0])
-				pen_put(p, ROLE_PANEL, " (%s)", v->mfu.reason);
+				render_pen_put(p, ROLE_PANEL, " (%s)", v->mfu.reason);
 		}
 		break;
 	case WL_LEGEND: {
 		char g[8];
 
-		pen_put(p, ROLE_PANEL, "bubbles: ");
+		render_pen_put(p, ROLE_PANEL, "bubbles: ");
 		snprintf(g, sizeof g, "%s", c->ascii ? "_" : "\xe2\x96\x91");
-		pen_put(p, ROLE_BUBBLE, "%s", g);
-		pen_put(p, ROLE_PANEL, " idle  ");
-		pen_put(p, ROLE_EXPOSED, "%s", c->ascii ? "!" : "\xe2\x96\x80");
-		pen_put(p, ROLE_PANEL, " exposed comm  ");
-		pen_put(p, ROLE_OVERLAP, "%s", c->ascii ? "~" : "\xe2\x96\x93");
-		pen_put(p, ROLE_PANEL, " overlapped comm  ");
-		pen_put(p, ROLE_BUSY, "%s", c->ascii ? "=" : "\xe2\x96\x88");
-		pen_put(p, ROLE_PANEL, " compute or memory only");
+		render_pen_put(p, ROLE_BUBBLE, "%s", g);
+		render_pen_put(p, ROLE_PANEL, " idle  ");
+		render_pen_put(p, ROLE_EXPOSED, "%s", c->ascii ? "!" : "\xe2\x96\x80");
+		render_pen_put(p, ROLE_PANEL, " exposed comm  ");
+		render_pen_put(p, ROLE_OVERLAP, "%s", c->ascii ? "~" : "\xe2\x96\x93");
+		render_pen_put(p, ROLE_PANEL, " overlapped comm  ");
+		render_pen_put(p, ROLE_BUSY, "%s", c->ascii ? "=" : "\xe2\x96\x88");
+		render_pen_put(p, ROLE_PANEL, " compute or memory only");
 		break;
 	}
 	case WL_SEL:
@@ -216,14 +216,14 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		char dbuf[256];
 
 		render_diag_compare_text(dbuf, sizeof dbuf, v);
-		pen_put(p, ROLE_VALUE, "%s", dbuf);
+		render_pen_put(p, ROLE_VALUE, "%s", dbuf);
 		break;
 	}
 	case WL_BASELINE: {
 		char bbuf[256];
 
 		render_diag_baseline_text(bbuf, sizeof bbuf, v);
-		pen_put(p, ROLE_STEP, "%s", bbuf);
+		render_pen_put(p, ROLE_STEP, "%s", bbuf);
 		break;
 	}
 	case WL_MEMORY: {
@@ -232,32 +232,32 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		render_diag_memory_text(mbuf, sizeof mbuf, v,
 		    v->cursor >= 0 && v->cursor < c->ncols ? c->col_ns[v->cursor] :
 		    v->start_ns);
-		pen_put(p, ROLE_PANEL, "%s", mbuf[0] ? mbuf :
+		render_pen_put(p, ROLE_PANEL, "%s", mbuf[0] ? mbuf :
 		    "memory: no [memory] events for this device");
 		break;
 	}
 	case WL_RANKS: {
 		const struct crossrank *x = v->xr;
 
-		pen_put(p, ROLE_PANEL, "ranks %zu", x->nparts);
+		render_pen_put(p, ROLE_PANEL, "ranks %zu", x->nparts);
 		if (x->straggler >= 0)
-			pen_put(p, ROLE_PANEL, ", straggler rank %lld",
+			render_pen_put(p, ROLE_PANEL, ", straggler rank %lld",
 			    (long long)x->parts[x->straggler].rank);
 		if (v->xr_worst >= 0) {
 			const struct crossrank_coll *cc = &x->colls[v->xr_worst];
 			char nm[512];
 
-			pen_put(p, ROLE_PANEL, "  worst skew in view ");
-			pen_dur(p, ROLE_BAD, cc->skew_ns);
+			render_pen_put(p, ROLE_PANEL, "  worst skew in view ");
+			render_pen_dur(p, ROLE_BAD, cc->skew_ns);
 			if (cc->last >= 0)
-				pen_put(p, ROLE_PANEL, ", rank %lld last at ",
+				render_pen_put(p, ROLE_PANEL, ", rank %lld last at ",
 				    (long long)x->parts[cc->last].rank);
 			else
-				pen_put(p, ROLE_PANEL, " at ");
-			pen_put(p, ROLE_PANEL, "%s", medium_kernel_name(
+				render_pen_put(p, ROLE_PANEL, " at ");
+			render_pen_put(p, ROLE_PANEL, "%s", render_medium_kernel_name(
 			    crossrank_str(x, cc->name), nm, sizeof nm));
 		} else {
-			pen_put(p, ROLE_PANEL, "  no arrival skew in view");
+			render_pen_put(p, ROLE_PANEL, "  no arrival skew in view");
 		}
 		break;
 	}
@@ -276,12 +276,12 @@ draw_kernels(struct rctx *c, int x, int y, int w, int rows)
 
 	if (rows <= 0)
 		return;
-	pen_put(&p, ROLE_LABEL, "%10s %6s %7s %-8s %s", "time", "window", "count",
+	render_pen_put(&p, ROLE_LABEL, "%10s %6s %7s %-8s %s", "time", "window", "count",
 	    "class", "top kernels in view");
 	if (v->ntop == 0 && rows > 1) {
 		p.x = x;
 		p.y = y + 1;
-		pen_put(&p, ROLE_PANEL, "no GPU activity in the window");
+		render_pen_put(&p, ROLE_PANEL, "no GPU activity in the window");
 	}
 	for (size_t i = 0; i < v->ntop && (int)i + 1 < rows; i++) {
 		const struct kernel_total *k = &v->top[i];
@@ -289,15 +289,15 @@ draw_kernels(struct rctx *c, int x, int y, int w, int rows)
 
 		p.x = x;
 		p.y = y + 1 + (int)i;
-		pen_put(&p, ROLE_VALUE, "%10s", units_format(d, sizeof d, k->total_ns));
-		pen_put(&p, ROLE_PANEL, " %5.1f%% %6llux ", pct(k->total_ns, span),
+		render_pen_put(&p, ROLE_VALUE, "%10s", units_format(d, sizeof d, k->total_ns));
+		render_pen_put(&p, ROLE_PANEL, " %5.1f%% %6llux ", render_pct(k->total_ns, span),
 		    (unsigned long long)k->count);
-		pen_put(&p, class_role(k->cls), "%-8s",
+		render_pen_put(&p, render_class_role(k->cls), "%-8s",
 		    trace_class_name((enum event_class)k->cls));
-		pen_put(&p, ROLE_PANEL, " ");
+		render_pen_put(&p, ROLE_PANEL, " ");
 		if (v->nan > 0 && p.x < p.x1)
-			p.x += put_fit(c, p.x, p.y, p.x1 - p.x, ROLE_PANEL,
-			    medium_kernel_name(trace_str(view_current(v)->t, k->name),
+			p.x += render_put_fit(c, p.x, p.y, p.x1 - p.x, ROLE_PANEL,
+			    render_medium_kernel_name(trace_str(view_current(v)->t, k->name),
 			    mbuf, sizeof mbuf));
 	}
 }
@@ -334,9 +334,9 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	if (c->v->nan > 0 && view_current(c->v)->device < 0) {
 		struct pen p = { c, 1, y, w };
 
-		pen_put(&p, ROLE_PANEL, "no GPU activity in this trace; ");
-		pen_put(&p, ROLE_VALUE, "c");
-		pen_put(&p, ROLE_PANEL, " %s the CPU lanes%s",
+		render_pen_put(&p, ROLE_PANEL, "no GPU activity in this trace; ");
+		render_pen_put(&p, ROLE_VALUE, "c");
+		render_pen_put(&p, ROLE_PANEL, " %s the CPU lanes%s",
 		    c->v->show_cpu ? "hides" : "shows",
 		    c->v->nan > 1 ? ", r goes to the next rank" : "");
 		if (sel && rows > 1) {
@@ -381,63 +381,63 @@ draw_event_details(struct rctx *c, int y, int rows)
 #define NEXT_ROW() (p.x = 1, p.y = y + r, p.x1 = w, r++ < rows)
 	p.c = c;
 	if (NEXT_ROW())
-		put_fit(c, 1, p.y, w - 2, ROLE_VALUE, trace_str(t, e->name));
+		render_put_fit(c, 1, p.y, w - 2, ROLE_VALUE, trace_str(t, e->name));
 	if (NEXT_ROW()) {
 		if (e->flags & EVF_ACTIVITY) {
-			pen_put(&p, class_role(e->cls), "%s",
+			render_pen_put(&p, render_class_role(e->cls), "%s",
 			    trace_class_name((enum event_class)e->cls));
-			pen_put(&p, ROLE_PANEL, " on %s", track_name(t, tr, tn, sizeof tn));
+			render_pen_put(&p, ROLE_PANEL, " on %s", render_track_name(t, tr, tn, sizeof tn));
 		} else
-			pen_put(&p, ROLE_PANEL, "%s on %s, depth %d",
-			    trace_str(t, t->cats[e->cat]), track_name(t, tr, tn, sizeof tn),
+			render_pen_put(&p, ROLE_PANEL, "%s on %s, depth %d",
+			    trace_str(t, t->cats[e->cat]), render_track_name(t, tr, tn, sizeof tn),
 			    e->depth);
-		pen_put(&p, ROLE_PANEL, "  start %s  duration ",
-		    fmt_rel(a, sizeof a, v, e->ts_ns));
-		pen_dur(&p, ROLE_VALUE, e->dur_ns);
+		render_pen_put(&p, ROLE_PANEL, "  start %s  duration ",
+		    render_fmt_rel(a, sizeof a, v, e->ts_ns));
+		render_pen_dur(&p, ROLE_VALUE, e->dur_ns);
 		if ((e->flags & EVF_ACTIVITY) && e->depth > 0)
-			pen_put(&p, ROLE_PANEL, "  (row %d: overlaps another kernel)",
+			render_pen_put(&p, ROLE_PANEL, "  (row %d: overlaps another kernel)",
 			    e->depth + 1);
 	}
 	if (NEXT_ROW()) {
 		if (ea != NULL && ea->correlation != ID_NONE)
-			pen_put(&p, ROLE_PANEL, "correlation %lld  ",
+			render_pen_put(&p, ROLE_PANEL, "correlation %lld  ",
 			    (long long)ea->correlation);
 		if (e->link != EV_NONE && (e->flags & EVF_ACTIVITY)) {
 			const struct event *l = &t->events[e->link];
 
-			pen_put(&p, ROLE_PANEL, "launched by %s at %s, latency ",
-			    trace_str(t, l->name), fmt_rel(b, sizeof b, v, l->ts_ns));
-			pen_dur(&p, bad_if(e->ts_ns - l->ts_ns >= 1000000),
+			render_pen_put(&p, ROLE_PANEL, "launched by %s at %s, latency ",
+			    trace_str(t, l->name), render_fmt_rel(b, sizeof b, v, l->ts_ns));
+			render_pen_dur(&p, render_bad_if(e->ts_ns - l->ts_ns >= 1000000),
 			    e->ts_ns - l->ts_ns);
 		} else if (e->link != EV_NONE) {
 			const struct event *k = &t->events[e->link];
 			char sbuf[256];
 
-			pen_put(&p, ROLE_PANEL, "launches %s at %s (latency ",
-			    display_name(t, k, sbuf, sizeof sbuf),
-			    fmt_rel(b, sizeof b, v, k->ts_ns));
-			pen_dur(&p, ROLE_VALUE, k->ts_ns - e->ts_ns);
-			pen_put(&p, ROLE_PANEL, ")");
+			render_pen_put(&p, ROLE_PANEL, "launches %s at %s (latency ",
+			    render_display_name(t, k, sbuf, sizeof sbuf),
+			    render_fmt_rel(b, sizeof b, v, k->ts_ns));
+			render_pen_dur(&p, ROLE_VALUE, k->ts_ns - e->ts_ns);
+			render_pen_put(&p, ROLE_PANEL, ")");
 		} else if (e->flags & EVF_SYNC)
-			pen_put(&p, ROLE_SYNC, "CUDA synchronisation: the CPU waits for the GPU");
+			render_pen_put(&p, ROLE_SYNC, "CUDA synchronisation: the CPU waits for the GPU");
 	}
 	if (ea != NULL && ea->comm != EV_NONE && ea->comm < t->ncomms && NEXT_ROW()) {
 		const struct comm_args *cm = &t->comms[ea->comm];
 
-		pen_put(&p, ROLE_PANEL, "collective ");
-		pen_put(&p, ROLE_VALUE, "%s", trace_str(t, cm->collective));
+		render_pen_put(&p, ROLE_PANEL, "collective ");
+		render_pen_put(&p, ROLE_VALUE, "%s", trace_str(t, cm->collective));
 		if (cm->pg_name)
-			pen_put(&p, ROLE_PANEL, "  group %s", trace_str(t, cm->pg_name));
+			render_pen_put(&p, ROLE_PANEL, "  group %s", trace_str(t, cm->pg_name));
 		if (cm->group_size >= 0)
-			pen_put(&p, ROLE_PANEL, " (%d ranks)", (int)cm->group_size);
+			render_pen_put(&p, ROLE_PANEL, " (%d ranks)", (int)cm->group_size);
 		if (cm->dtype)
-			pen_put(&p, ROLE_PANEL, "  %s", trace_str(t, cm->dtype));
+			render_pen_put(&p, ROLE_PANEL, "  %s", trace_str(t, cm->dtype));
 		if (cm->in_nelems >= 0)
-			pen_put(&p, ROLE_PANEL, "  in %lld", (long long)cm->in_nelems);
+			render_pen_put(&p, ROLE_PANEL, "  in %lld", (long long)cm->in_nelems);
 		if (cm->out_nelems >= 0)
-			pen_put(&p, ROLE_PANEL, "  out %lld elements", (long long)cm->out_nelems);
+			render_pen_put(&p, ROLE_PANEL, "  out %lld elements", (long long)cm->out_nelems);
 		if (cm->seq >= 0)
-			pen_put(&p, ROLE_PANEL, "  seq %lld", (long long)cm->seq);
+			render_pen_put(&p, ROLE_PANEL, "  seq %lld", (long long)cm->seq);
 	}
 #undef NEXT_ROW
 }
@@ -460,87 +460,87 @@ draw_selection_panel(struct rctx *c, int y, int rows)
 			struct window_metrics m;
 			int64_t sa, sb;
 
-			pen_put(&p, ROLE_VALUE, "%s", trace_str(an->t, an->t->events[s->event].name));
-			pen_put(&p, ROLE_PANEL, "  CPU ");
-			pen_dur(&p, ROLE_VALUE, s->end_ns - s->start_ns);
-			pen_put(&p, ROLE_PANEL, " (%s .. %s)", fmt_rel(a, sizeof a, v, s->start_ns),
-			    fmt_rel(b, sizeof b, v, s->end_ns));
+			render_pen_put(&p, ROLE_VALUE, "%s", trace_str(an->t, an->t->events[s->event].name));
+			render_pen_put(&p, ROLE_PANEL, "  CPU ");
+			render_pen_dur(&p, ROLE_VALUE, s->end_ns - s->start_ns);
+			render_pen_put(&p, ROLE_PANEL, " (%s .. %s)", render_fmt_rel(a, sizeof a, v, s->start_ns),
+			    render_fmt_rel(b, sizeof b, v, s->end_ns));
 			if (rows < 2)
 				return;
 			p.x = 1;
 			p.y++;
 			if (s->has_gpu) {
-				pen_put(&p, ROLE_PANEL, "GPU extent ");
-				pen_dur(&p, ROLE_VALUE, s->gpu_end_ns - s->gpu_start_ns);
-				pen_put(&p, ROLE_PANEL, " (%s .. %s)",
-				    fmt_rel(a, sizeof a, v, s->gpu_start_ns),
-				    fmt_rel(b, sizeof b, v, s->gpu_end_ns));
+				render_pen_put(&p, ROLE_PANEL, "GPU extent ");
+				render_pen_dur(&p, ROLE_VALUE, s->gpu_end_ns - s->gpu_start_ns);
+				render_pen_put(&p, ROLE_PANEL, " (%s .. %s)",
+				    render_fmt_rel(a, sizeof a, v, s->gpu_start_ns),
+				    render_fmt_rel(b, sizeof b, v, s->gpu_end_ns));
 			} else
-				pen_put(&p, ROLE_PANEL, "no GPU activity launched in this step");
+				render_pen_put(&p, ROLE_PANEL, "no GPU activity launched in this step");
 			if (rows < 3)
 				return;
-			step_range(s, &sa, &sb);
+			render_step_range(s, &sa, &sb);
 			metrics_window(&an->dev, sa, sb, &m);
 			p.x = 1;
 			p.y++;
-			pen_put(&p, ROLE_PANEL, "exposed comm ");
-			pen_dur(&p, bad_if(pct(m.exposed_comm_ns, sb - sa) >= 5), m.exposed_comm_ns);
-			pen_put(&p, ROLE_PANEL, " (%.1f%%)  idle ", pct(m.exposed_comm_ns, sb - sa));
-			pen_dur(&p, bad_if(pct(m.idle_ns, sb - sa) >= 5), m.idle_ns);
-			pen_put(&p, ROLE_PANEL, "  gaps %zu", m.gap_count);
+			render_pen_put(&p, ROLE_PANEL, "exposed comm ");
+			render_pen_dur(&p, render_bad_if(render_pct(m.exposed_comm_ns, sb - sa) >= 5), m.exposed_comm_ns);
+			render_pen_put(&p, ROLE_PANEL, " (%.1f%%)  idle ", render_pct(m.exposed_comm_ns, sb - sa));
+			render_pen_dur(&p, render_bad_if(render_pct(m.idle_ns, sb - sa) >= 5), m.idle_ns);
+			render_pen_put(&p, ROLE_PANEL, "  gaps %zu", m.gap_count);
 			if (rows < 4)
 				return;
 			p.x = 1;
 			p.y++;
-			pen_put(&p, ROLE_PANEL, "step time z-score ");
-			pen_put(&p, bad_if(s->outlier), "%.2f", s->z);
+			render_pen_put(&p, ROLE_PANEL, "step time z-score ");
+			render_pen_put(&p, render_bad_if(s->outlier), "%.2f", s->z);
 			if (s->outlier)
-				pen_put(&p, ROLE_BAD, "  outlier: slower than the others");
+				render_pen_put(&p, ROLE_BAD, "  outlier: slower than the others");
 		}
 		return;
 	case SEL_LAYER:
 		if (v->sel_index >= 0 && (size_t)v->sel_index < an->nlayers) {
 			const struct layer *l = &an->layers[v->sel_index];
 
-			pen_put(&p, ROLE_VALUE, "%s", trace_str(an->t, l->name));
-			pen_put(&p, ROLE_PANEL, "  %s", layers_phase_name(l->phase));
+			render_pen_put(&p, ROLE_VALUE, "%s", trace_str(an->t, l->name));
+			render_pen_put(&p, ROLE_PANEL, "  %s", layers_phase_name(l->phase));
 			if (l->step >= 0)
-				pen_put(&p, ROLE_PANEL, "  step %lld", (long long)l->step);
-			pen_put(&p, ROLE_PANEL, "  (%s)", layers_source_name(l->source));
+				render_pen_put(&p, ROLE_PANEL, "  step %lld", (long long)l->step);
+			render_pen_put(&p, ROLE_PANEL, "  (%s)", layers_source_name(l->source));
 			if (rows < 2)
 				return;
 			p.x = 1;
 			p.y++;
 			if (l->has_gpu) {
-				pen_put(&p, ROLE_PANEL, "GPU extent ");
-				pen_dur(&p, ROLE_VALUE, l->gpu_end_ns - l->gpu_start_ns);
-				pen_put(&p, ROLE_PANEL, " (%s .. %s)",
-				    fmt_rel(a, sizeof a, v, l->gpu_start_ns),
-				    fmt_rel(b, sizeof b, v, l->gpu_end_ns));
+				render_pen_put(&p, ROLE_PANEL, "GPU extent ");
+				render_pen_dur(&p, ROLE_VALUE, l->gpu_end_ns - l->gpu_start_ns);
+				render_pen_put(&p, ROLE_PANEL, " (%s .. %s)",
+				    render_fmt_rel(a, sizeof a, v, l->gpu_start_ns),
+				    render_fmt_rel(b, sizeof b, v, l->gpu_end_ns));
 			} else
-				pen_put(&p, ROLE_PANEL, "no GPU activity launched by this layer");
-			pen_put(&p, ROLE_PANEL, "  CPU ");
-			pen_dur(&p, ROLE_VALUE, l->cpu_end_ns - l->cpu_start_ns);
+				render_pen_put(&p, ROLE_PANEL, "no GPU activity launched by this layer");
+			render_pen_put(&p, ROLE_PANEL, "  CPU ");
+			render_pen_dur(&p, ROLE_VALUE, l->cpu_end_ns - l->cpu_start_ns);
 			if (rows < 3)
 				return;
 			p.x = 1;
 			p.y++;
-			pen_put(&p, ROLE_PANEL, "compute ");
-			pen_dur(&p, ROLE_VALUE, l->compute_ns);
-			pen_put(&p, ROLE_PANEL, "  comm ");
-			pen_dur(&p, ROLE_VALUE, l->comm_ns);
-			pen_put(&p, ROLE_PANEL, "  exposed in extent ");
-			pen_dur(&p, bad_if(l->exposed_comm_ns > 0), l->exposed_comm_ns);
+			render_pen_put(&p, ROLE_PANEL, "compute ");
+			render_pen_dur(&p, ROLE_VALUE, l->compute_ns);
+			render_pen_put(&p, ROLE_PANEL, "  comm ");
+			render_pen_dur(&p, ROLE_VALUE, l->comm_ns);
+			render_pen_put(&p, ROLE_PANEL, "  exposed in extent ");
+			render_pen_dur(&p, render_bad_if(l->exposed_comm_ns > 0), l->exposed_comm_ns);
 			if (rows < 4)
 				return;
 			p.x = 1;
 			p.y++;
-			pen_put(&p, ROLE_PANEL, "own collectives ");
-			pen_dur(&p, ROLE_VALUE, l->own_comm_ns);
-			pen_put(&p, ROLE_PANEL, ", exposed ");
-			pen_dur(&p, bad_if(l->own_exposed_comm_ns > 0), l->own_exposed_comm_ns);
-			pen_put(&p, ROLE_PANEL, "  estimate max(0, comm - compute) ");
-			pen_dur(&p, bad_if(l->estimate_exposed_ns > 0), l->estimate_exposed_ns);
+			render_pen_put(&p, ROLE_PANEL, "own collectives ");
+			render_pen_dur(&p, ROLE_VALUE, l->own_comm_ns);
+			render_pen_put(&p, ROLE_PANEL, ", exposed ");
+			render_pen_dur(&p, render_bad_if(l->own_exposed_comm_ns > 0), l->own_exposed_comm_ns);
+			render_pen_put(&p, ROLE_PANEL, "  estimate max(0, comm - compute) ");
+			render_pen_dur(&p, render_bad_if(l->estimate_exposed_ns > 0), l->estimate_exposed_ns);
 		}
 		return;
 	case SEL_GAP: {
@@ -548,10 +548,10 @@ draw_selection_panel(struct rctx *c, int y, int rows)
 		int64_t gs = v->sel_gap.start_ns, ge = gs + v->sel_gap.dur_ns;
 		size_t lo = 0, hi = d->nacts;
 
-		pen_put(&p, ROLE_PANEL, "gap at %s .. %s: ", fmt_rel(a, sizeof a, v, gs),
-		    fmt_rel(b, sizeof b, v, ge));
-		pen_dur(&p, ROLE_BAD, v->sel_gap.dur_ns);
-		pen_put(&p, ROLE_PANEL, " with no GPU activity");
+		render_pen_put(&p, ROLE_PANEL, "gap at %s .. %s: ", render_fmt_rel(a, sizeof a, v, gs),
+		    render_fmt_rel(b, sizeof b, v, ge));
+		render_pen_dur(&p, ROLE_BAD, v->sel_gap.dur_ns);
+		render_pen_put(&p, ROLE_PANEL, " with no GPU activity");
 		/* the activities on either side: acts are sorted by start */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
@@ -574,9 +574,9 @@ draw_selection_panel(struct rctx *c, int y, int rows)
 			}
 			p.x = 1;
 			p.y++;
-			pen_put(&p, ROLE_PANEL, "before: %s, ended at %s",
-			    display_name(an->t, &an->t->events[best], sbuf, sizeof sbuf),
-			    fmt_rel(a, sizeof a, v, event_end(&an->t->events[best])));
+			render_pen_put(&p, ROLE_PANEL, "before: %s, ended at %s",
+			    render_display_name(an->t, &an->t->events[best], sbuf, sizeof sbuf),
+			    render_fmt_rel(a, sizeof a, v, event_end(&an->t->events[best])));
 		}
 		if (rows >= 3 && lo < d->nacts) {
 			const struct event *e = &an->t->events[d->acts[lo]];
@@ -584,18 +584,18 @@ draw_selection_panel(struct rctx *c, int y, int rows)
 
 			p.x = 1;
 			p.y++;
-			pen_put(&p, ROLE_PANEL, "after: %s at %s",
-			    display_name(an->t, e, sbuf, sizeof sbuf),
-			    fmt_rel(a, sizeof a, v, e->ts_ns));
+			render_pen_put(&p, ROLE_PANEL, "after: %s at %s",
+			    render_display_name(an->t, e, sbuf, sizeof sbuf),
+			    render_fmt_rel(a, sizeof a, v, e->ts_ns));
 			if (e->link != EV_NONE) {
 				const struct event *l = &an->t->events[e->link];
 
-				pen_put(&p, ROLE_PANEL, ", launched %s",
-				    fmt_rel(b, sizeof b, v, l->ts_ns));
+				render_pen_put(&p, ROLE_PANEL, ", launched %s",
+				    render_fmt_rel(b, sizeof b, v, l->ts_ns));
 				if (l->ts_ns >= gs)
-					pen_put(&p, ROLE_BAD, " in the gap: host wait");
+					render_pen_put(&p, ROLE_BAD, " in the gap: host wait");
 				else
-					pen_put(&p, ROLE_PANEL, " before the gap");
+					render_pen_put(&p, ROLE_PANEL, " before the gap");
 			}
 		}
 		return;
@@ -608,14 +608,14 @@ draw_selection_panel(struct rctx *c, int y, int rows)
 		render_diag_findings_panel(c->g, 1, y, c->g->w - 2, rows, v, c->ascii);
 		return;
 	default:
-		pen_put(&p, ROLE_PANEL, "nothing selected: ] [ a step, } { a layer, g a gap, "
+		render_pen_put(&p, ROLE_PANEL, "nothing selected: ] [ a step, } { a layer, g a gap, "
 		    "x the worst layer, / a name, or click an event");
 		return;
 	}
 }
 
 void
-draw_panel(struct rctx *c, int y0, int rows)
+render_draw_panel(struct rctx *c, int y0, int rows)
 {
 	static const char *const tabs[PANEL_COUNT] = { "window", "kernels", "selection" };
 	const struct view *v = c->v;
@@ -628,17 +628,17 @@ draw_panel(struct rctx *c, int y0, int rows)
 		grid_put(c->g, i, y0, c->gl->hrule, ROLE_RULER);
 	x = 1;
 	if (v->mode == VIEW_MODE_MATRIX) {
-		put_text(c, x, y0, w - x, ROLE_LABEL, "[rank x step]");
+		render_put_text(c, x, y0, w - x, ROLE_LABEL, "[rank x step]");
 		if (lay->nlanes > lay->lanes_h) {
-			int f = first_lane(lay, v);
+			int f = render_first_lane(lay, v);
 
 			snprintf(right, sizeof right, " ranks %d-%d of %d ", f + 1,
 			    f + lay->lanes_h, lay->nlanes);
-			if (text_cols(right) + 16 < w)
-				put_text(c, w - 1 - text_cols(right), y0, w, ROLE_RULER, right);
+			if (render_text_cols(right) + 16 < w)
+				render_put_text(c, w - 1 - render_text_cols(right), y0, w, ROLE_RULER, right);
 		}
 		if (rows > 0)
-			draw_matrix_panel(c, y0 + 1, rows);
+			render_draw_matrix_panel(c, y0 + 1, rows);
 		return;
 	}
 	for (int i = 0; i < PANEL_COUNT; i++) {
@@ -646,7 +646,7 @@ draw_panel(struct rctx *c, int y0, int rows)
 		int n;
 
 		snprintf(t, sizeof t, (int)v->panel == i ? "[%s]" : " %s ", tabs[i]);
-		n = put_text(c, x, y0, w - x, (int)v->panel == i ? ROLE_LABEL : ROLE_RULER, t);
+		n = render_put_text(c, x, y0, w - x, (int)v->panel == i ? ROLE_LABEL : ROLE_RULER, t);
 		if ((int)v->panel == i)
 			for (int k = 1; k + 1 < n; k++) {
 				struct cell *cl = grid_at(c->g, x + k, y0);
@@ -658,7 +658,7 @@ draw_panel(struct rctx *c, int y0, int rows)
 	}
 	right[0] = '\0';
 	if (lay->nlanes > lay->lanes_h) {
-		int f = first_lane(lay, v);
+		int f = render_first_lane(lay, v);
 
 		snprintf(right, sizeof right, " lanes %d-%d of %d \xe2\x94\x80", f + 1,
 		    f + lay->lanes_h, lay->nlanes);
@@ -667,10 +667,10 @@ draw_panel(struct rctx *c, int y0, int rows)
 		size_t l = strlen(right);
 
 		snprintf(right + l, sizeof right - l, " cursor %s ",
-		    fmt_rel(a, sizeof a, v, c->col_ns[v->cursor]));
+		    render_fmt_rel(a, sizeof a, v, c->col_ns[v->cursor]));
 	}
-	if (right[0] && x + text_cols(right) + 1 < w)
-		put_text(c, w - 1 - text_cols(right), y0, w, ROLE_RULER, right);
+	if (right[0] && x + render_text_cols(right) + 1 < w)
+		render_put_text(c, w - 1 - render_text_cols(right), y0, w, ROLE_RULER, right);
 
 	if (rows <= 0 || v->nan == 0)
 		return;

@@ -42,7 +42,7 @@ fmt_pos(char *buf, size_t n, const struct view *v, int64_t ts_ns)
 	int64_t mag = rel < 0 ? -rel : rel;
 
 	if (span <= 0 || span >= mag / 1000)
-		return fmt_rel(buf, n, v, ts_ns);
+		return render_fmt_rel(buf, n, v, ts_ns);
 	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
 		int dec = 0;
 		int64_t q = units[u].ns;
@@ -57,11 +57,11 @@ fmt_pos(char *buf, size_t n, const struct view *v, int64_t ts_ns)
 		ruler_label(buf, n, rel, units[u].ns, dec, units[u].name);
 		return buf;
 	}
-	return fmt_rel(buf, n, v, ts_ns);
+	return render_fmt_rel(buf, n, v, ts_ns);
 }
 
 void
-draw_title(struct rctx *c, const struct render_opts *o)
+render_draw_title(struct rctx *c, const struct render_opts *o)
 {
 	const struct view *v = c->v;
 	char files[512], win[256], rank[96], a[48], b[48], s[48];
@@ -99,17 +99,17 @@ draw_title(struct rctx *c, const struct render_opts *o)
 		}
 	}
 	/* "gantty  FILES  WINDOW  RANK": the files give way first */
-	x = put_text(c, 0, 0, w, ROLE_TITLE, "gantty  ");
-	fw = w - x - 2 - text_cols(win) - (rank[0] ? 2 + text_cols(rank) : 0);
-	if (fw > text_cols(files))
-		fw = text_cols(files);
+	x = render_put_text(c, 0, 0, w, ROLE_TITLE, "gantty  ");
+	fw = w - x - 2 - render_text_cols(win) - (rank[0] ? 2 + render_text_cols(rank) : 0);
+	if (fw > render_text_cols(files))
+		fw = render_text_cols(files);
 	if (fw >= 4) {
-		x += put_fit(c, x, 0, fw, ROLE_TITLE, files);
+		x += render_put_fit(c, x, 0, fw, ROLE_TITLE, files);
 		x += 2;
 	}
-	x += put_fit(c, x, 0, w - x, ROLE_TITLE, win);
-	if (rank[0] && x + 2 + text_cols(rank) <= w)
-		put_text(c, x + 2, 0, w - x - 2, ROLE_TITLE, rank);
+	x += render_put_fit(c, x, 0, w - x, ROLE_TITLE, win);
+	if (rank[0] && x + 2 + render_text_cols(rank) <= w)
+		render_put_text(c, x + 2, 0, w - x - 2, ROLE_TITLE, rank);
 }
 
 static int
@@ -122,14 +122,14 @@ cmp_i64(const void *pa, const void *pb)
 
 /* The time range a step is drawn and selected by: its GPU extent, else CPU. */
 void
-step_range(const struct step *s, int64_t *a, int64_t *b)
+render_step_range(const struct step *s, int64_t *a, int64_t *b)
 {
 	*a = s->has_gpu ? s->gpu_start_ns : s->start_ns;
 	*b = s->has_gpu ? s->gpu_end_ns : s->end_ns;
 }
 
 void
-draw_steps(struct rctx *c)
+render_draw_steps(struct rctx *c)
 {
 	const struct view *v = c->v;
 	const struct analysis *an;
@@ -139,12 +139,12 @@ draw_steps(struct rctx *c)
 	size_t nout = 0;
 	char text[256], d[48];
 
-	draw_label(c, y, ROLE_LABEL, "steps");
+	render_draw_label(c, y, ROLE_LABEL, "steps");
 	if (v->nan == 0)
 		return;
 	an = view_current(v);
 	if (an->nsteps == 0) {
-		put_text(c, c->x0, y, c->ncols, ROLE_PANEL, "no ProfilerStep annotations");
+		render_put_text(c, c->x0, y, c->ncols, ROLE_PANEL, "no ProfilerStep annotations");
 		return;
 	}
 	for (size_t i = 0; i < an->nsteps; i++) {
@@ -152,7 +152,7 @@ draw_steps(struct rctx *c)
 
 		if (an->steps[i].end_ns - an->steps[i].start_ns > max)
 			max = an->steps[i].end_ns - an->steps[i].start_ns;
-		step_range(&an->steps[i], &a, &b);
+		render_step_range(&an->steps[i], &a, &b);
 		if (a < v->end_ns && b > v->start_ns) {
 			if (first_in < 0)
 				first_in = (long)i;
@@ -203,11 +203,11 @@ draw_steps(struct rctx *c)
 		const struct step *s = &an->steps[v->sel_index];
 		struct pen p = { c, x, y, c->g->w };
 
-		pen_put(&p, ROLE_VALUE, "%s", trace_str(an->t, an->t->events[s->event].name));
-		pen_put(&p, ROLE_PANEL, "  ");
-		pen_dur(&p, ROLE_VALUE, s->end_ns - s->start_ns);
+		render_pen_put(&p, ROLE_VALUE, "%s", trace_str(an->t, an->t->events[s->event].name));
+		render_pen_put(&p, ROLE_PANEL, "  ");
+		render_pen_dur(&p, ROLE_VALUE, s->end_ns - s->start_ns);
 		if (s->outlier)
-			pen_put(&p, ROLE_BAD, "  outlier (z %.1f)", s->z);
+			render_pen_put(&p, ROLE_BAD, "  outlier (z %.1f)", s->z);
 		return;
 	}
 	{
@@ -227,22 +227,22 @@ draw_steps(struct rctx *c)
 
 		if (x + 8 > c->g->w)
 			return;
-		pen_put(&p, ROLE_PANEL, "%s", text);
+		render_pen_put(&p, ROLE_PANEL, "%s", text);
 		if (first_in >= 0) {
 			int64_t n0 = an->steps[first_in].number, n1 = an->steps[last_in].number;
 
 			if (n0 == n1)
-				pen_put(&p, ROLE_PANEL, ", in view #%lld", (long long)n0);
+				render_pen_put(&p, ROLE_PANEL, ", in view #%lld", (long long)n0);
 			else
-				pen_put(&p, ROLE_PANEL, ", in view #%lld..#%lld",
+				render_pen_put(&p, ROLE_PANEL, ", in view #%lld..#%lld",
 				    (long long)n0, (long long)n1);
 		}
 		if (nout > 0) {
-			pen_put(&p, ROLE_PANEL, ", ");
-			pen_put(&p, ROLE_BAD, "%zu outlier%s", nout, nout > 1 ? "s" : "");
+			render_pen_put(&p, ROLE_PANEL, ", ");
+			render_pen_put(&p, ROLE_BAD, "%zu outlier%s", nout, nout > 1 ? "s" : "");
 			for (size_t i = 0, shown = 0; i < an->nsteps && shown < 3; i++)
 				if (an->steps[i].outlier) {
-					pen_put(&p, ROLE_BAD, " #%lld",
+					render_pen_put(&p, ROLE_BAD, " #%lld",
 					    (long long)an->steps[i].number);
 					shown++;
 				}
@@ -272,7 +272,7 @@ ruler_label(char *buf, size_t n, int64_t rel, int64_t unit, int dec,
 }
 
 void
-draw_ruler(struct rctx *c)
+render_draw_ruler(struct rctx *c)
 {
 	static const struct {
 		int64_t ns;
@@ -289,8 +289,8 @@ draw_ruler(struct rctx *c)
 	char d[48], lab[64];
 
 	snprintf(lab, sizeof lab, "%s/col",
-	    fmt_compact(d, sizeof d, c->ncols > 0 ? span / c->ncols : span));
-	put_fit(c, 0, y, LABEL_COLS, ROLE_RULER, lab);
+	    render_fmt_compact(d, sizeof d, c->ncols > 0 ? span / c->ncols : span));
+	render_put_fit(c, 0, y, LABEL_COLS, ROLE_RULER, lab);
 	if (span <= 0)
 		return;
 
@@ -319,7 +319,7 @@ draw_ruler(struct rctx *c)
 			for (q = unit; dd < 9 && (st % q) != 0; dd++)
 				q /= 10;
 			ruler_label(lab, sizeof lab, re, unit, dd, uname);
-			wl = text_cols(lab);
+			wl = render_text_cols(lab);
 			if (cols >= wl + 2 || (double)st >= (double)span) {
 				step = st;
 				dec = dd;
@@ -341,8 +341,8 @@ draw_ruler(struct rctx *c)
 				continue;
 			grid_put(c->g, c->x0 + col, y, c->gl->tick, ROLE_RULER);
 			ruler_label(lab, sizeof lab, rel, unit, dec, uname);
-			if (col + 1 + text_cols(lab) <= c->ncols)
-				put_text(c, c->x0 + col + 1, y, text_cols(lab), ROLE_RULER, lab);
+			if (col + 1 + render_text_cols(lab) <= c->ncols)
+				render_put_text(c, c->x0 + col + 1, y, render_text_cols(lab), ROLE_RULER, lab);
 		}
 	}
 	/* minor ticks where they stand 4 columns apart or more, between blanks */
@@ -350,7 +350,7 @@ draw_ruler(struct rctx *c)
 		int64_t k0 = rs >= 0 ? (rs + minor - 1) / minor : -((-rs) / minor);
 
 		for (int64_t k = k0; k * minor < re; k++) {
-			int x = c->x0 + col_of(c, v->t0_ns + k * minor);
+			int x = c->x0 + render_col_of(c, v->t0_ns + k * minor);
 			struct cell *l = grid_at(c->g, x - 1, y), *m = grid_at(c->g, x, y);
 			struct cell *r = grid_at(c->g, x + 1, y);
 
@@ -363,7 +363,7 @@ draw_ruler(struct rctx *c)
 	/* the selection's range, then the cursor */
 	if (c->sel_end > c->sel_start && c->sel_start < v->end_ns &&
 	    c->sel_end > v->start_ns) {
-		int c0 = col_of(c, c->sel_start), c1 = col_of(c, c->sel_end - 1);
+		int c0 = render_col_of(c, c->sel_start), c1 = render_col_of(c, c->sel_end - 1);
 
 		for (int col = c0; col <= c1; col++) {
 			struct cell *cl = grid_at(c->g, c->x0 + col, y);

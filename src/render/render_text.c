@@ -32,7 +32,7 @@ static const struct {
 
 /* Copies s to buf (size n), with ASCII stand-ins when ascii is set. */
 const char *
-text_for(int ascii, const char *s, char *buf, size_t n)
+render_text_for(int ascii, const char *s, char *buf, size_t n)
 {
 	size_t o = 0;
 
@@ -66,7 +66,7 @@ done:
 /* 1 if s contains needle, ignoring ASCII case. */
 /* The number of code points of s: its width, for gantty's texts. */
 int
-text_cols(const char *s)
+render_text_cols(const char *s)
 {
 	int n = 0;
 
@@ -78,14 +78,14 @@ text_cols(const char *s)
 
 /* Writes s at (x, y), at most maxw columns; returns the columns written. */
 int
-put_text(struct rctx *c, int x, int y, int maxw, enum role role, const char *s)
+render_put_text(struct rctx *c, int x, int y, int maxw, enum role role, const char *s)
 {
 	char buf[1024];
 
 	if (maxw == 0)
 		return 0;
 	return grid_print(c->g, x, y, maxw, role, c->ascii,
-	    text_for(c->ascii, s, buf, sizeof buf));
+	    render_text_for(c->ascii, s, buf, sizeof buf));
 }
 
 /*
@@ -93,15 +93,15 @@ put_text(struct rctx *c, int x, int y, int maxw, enum role role, const char *s)
  * longer.  Returns the columns written.
  */
 int
-put_fit(struct rctx *c, int x, int y, int maxw, enum role role, const char *s)
+render_put_fit(struct rctx *c, int x, int y, int maxw, enum role role, const char *s)
 {
 	char buf[1024];
-	const char *t = text_for(c->ascii, s, buf, sizeof buf);
+	const char *t = render_text_for(c->ascii, s, buf, sizeof buf);
 	int n;
 
 	if (maxw <= 0)
 		return 0;
-	if (text_cols(t) <= maxw)
+	if (render_text_cols(t) <= maxw)
 		return grid_print(c->g, x, y, maxw, role, c->ascii, t);
 	n = grid_print(c->g, x, y, maxw - 1, role, c->ascii, t);
 	grid_put(c->g, x + n, y, c->gl->ellipsis, role);
@@ -110,7 +110,7 @@ put_fit(struct rctx *c, int x, int y, int maxw, enum role role, const char *s)
 
 /* A short duration: units_format() without the space ("12.5ms"). */
 char *
-fmt_compact(char *buf, size_t n, int64_t ns)
+render_fmt_compact(char *buf, size_t n, int64_t ns)
 {
 	char *sp;
 
@@ -122,7 +122,7 @@ fmt_compact(char *buf, size_t n, int64_t ns)
 
 /* A position relative to t0: "+12.5 ms". */
 char *
-fmt_rel(char *buf, size_t n, const struct view *v, int64_t ts_ns)
+render_fmt_rel(char *buf, size_t n, const struct view *v, int64_t ts_ns)
 {
 	char d[32];
 	int64_t rel = ts_ns - v->t0_ns;
@@ -133,13 +133,13 @@ fmt_rel(char *buf, size_t n, const struct view *v, int64_t ts_ns)
 }
 
 double
-pct(int64_t part, int64_t whole)
+render_pct(int64_t part, int64_t whole)
 {
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
 void
-pen_put(struct pen *p, enum role role, const char *fmt, ...)
+render_pen_put(struct pen *p, enum role role, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -149,16 +149,16 @@ pen_put(struct pen *p, enum role role, const char *fmt, ...)
 	va_end(ap);
 	if (p->x >= p->x1)
 		return;
-	p->x += put_text(p->c, p->x, p->y, p->x1 - p->x, role, buf);
+	p->x += render_put_text(p->c, p->x, p->y, p->x1 - p->x, role, buf);
 }
 
 /* Writes a duration in role. */
 void
-pen_dur(struct pen *p, enum role role, int64_t ns)
+render_pen_dur(struct pen *p, enum role role, int64_t ns)
 {
 	char d[48];
 
-	pen_put(p, role, "%s", units_format(d, sizeof d, ns));
+	render_pen_put(p, role, "%s", units_format(d, sizeof d, ns));
 }
 
 /*
@@ -206,7 +206,7 @@ short_kernel_name(const char *name, char *buf, size_t n)
 
 /* The name to show for event e: kernels shortened, everything else whole. */
 const char *
-display_name(const struct trace *t, const struct event *e, char *buf, size_t n)
+render_display_name(const struct trace *t, const struct event *e, char *buf, size_t n)
 {
 	const char *name = trace_str(t, e->name);
 
@@ -217,7 +217,7 @@ display_name(const struct trace *t, const struct event *e, char *buf, size_t n)
 
 /* A track's name without the trailing blanks Kineto sometimes leaves. */
 const char *
-track_name(const struct trace *t, const struct track *tr, char *buf, size_t n)
+render_track_name(const struct trace *t, const struct track *tr, char *buf, size_t n)
 {
 	size_t len;
 
@@ -233,7 +233,7 @@ track_name(const struct trace *t, const struct track *tr, char *buf, size_t n)
  * "(anonymous namespace)::" and the parameter list, templates kept.
  */
 const char *
-medium_kernel_name(const char *name, char *buf, size_t n)
+render_medium_kernel_name(const char *name, char *buf, size_t n)
 {
 	static const char *const drop[] = {
 		"(anonymous namespace)::", "at::native::",
@@ -275,7 +275,7 @@ medium_kernel_name(const char *name, char *buf, size_t n)
 
 /* The thread part of a CPU track name: "python3" of "thread 12 (python3)". */
 const char *
-thread_label(const char *name, char *buf, size_t n)
+render_thread_label(const char *name, char *buf, size_t n)
 {
 	const char *open = strchr(name, '('), *close;
 	size_t len;
