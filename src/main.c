@@ -454,6 +454,7 @@ main(int argc, char **argv)
 		hooks.progress = show_progress;
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	session_init(&s);
+	s.comm_pattern = cli.comm_pattern != NULL ? &cli.comm_re : NULL;
 	status = session_load(&s, &inputs, !cli.no_cache &&
 	    cache_dir(cache, sizeof cache) == 0 ? cache : NULL, &hooks);
 	if (prog.count_shown)

@@ -63,7 +63,7 @@ b_event(struct builder *b, uint32_t track, const char *category,
 	ev.link = EV_NONE;
 	ev.cat = trace_category(&b->t, category, strlen(category));
 	ev.ph = 'X';
-	ev.cls = (uint8_t)trace_classify(kind, name);
+	ev.cls = (uint8_t)trace_classify(kind);
 	if (ev.cls != CLASS_NONE)
 		ev.flags = EVF_ACTIVITY;
 	return ev;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/bandwidth.h"
 #include "analysis/crossrank.h"
 #include "model/itree.h"
 #include "analysis/metrics.h"
@@ -25,6 +26,9 @@ struct rec {
 	uint32_t event;
 	int32_t group_size;
 	uint8_t by_stream;
+	uint8_t type;
+	int64_t bytes;
+	double expected_gbps;
 };
 
 /* b - a for a <= b, INT64_MAX when it does not fit (hostile timestamps). */
@@ -89,65 +93,33 @@ rec_cmp_match(const void *pa, const void *pb)
 }
 
 /*
- * Returns the collective args of the CPU op enclosing the launch call l on
- * its track: the innermost record_param_comms with args, else the innermost
- * enclosing event with args; NULL if none.  *buf, *cap: scratch.
- */
-static const struct comm_args *
-launch_comm(const struct trace *t, uint32_t l, uint32_t rpc_name,
-    uint32_t **buf, size_t *cap)
-{
-	const struct event *le = &t->events[l];
-	const struct track *tr = &t->tracks[le->track];
-	const struct event *ev = t->events + tr->first;
-	const struct event *best = NULL;
-	size_t len = 0;
-	int best_rpc = 0;
-
-	itree_overlap(&tr->index, ev, le->ts_ns, le->ts_ns + 1, buf, &len, cap);
-	for (size_t i = 0; i < len; i++) {
-		const struct event *e = &ev[(*buf)[i]];
-		const struct event_args *a = trace_args(t, e);
-		int rpc;
-
-		if (e->ts_ns > le->ts_ns || event_end(e) <= le->ts_ns ||
-		    a == NULL || a->comm == EV_NONE)
-			continue;
-		rpc = e->name == rpc_name;
-		if (best == NULL || rpc > best_rpc ||
-		    (rpc == best_rpc && (e->depth > best->depth ||
-		    (e->depth == best->depth && e->ts_ns >= best->ts_ns)))) {
-			best = e;
-			best_rpc = rpc;
-		}
-	}
-	return best ? &t->comms[trace_args(t, best)->comm] : NULL;
-}
-
-/*
  * Returns the group (process group name, else "stream N") and the fields of
- * the COMM activity e of t, as crossrank.h says.  *buf, *bcap: scratch.
+ * the COMM activity e of t, as crossrank.h says.
  */
 static void
-coll_of(struct crossrank_in *in, const struct trace *t, uint32_t ei,
-    uint32_t rpc_name, uint32_t **buf, size_t *bcap)
+coll_of(struct crossrank_in *in, const struct analysis *a, uint32_t ei)
 {
+	const struct trace *t = a->t;
+	struct coll_bw bw;
 	const struct event *e = &t->events[ei];
 	const struct event_args *ea = trace_args(t, e);
 	const struct comm_args *c = NULL;
 	struct crossrank_coll_in r;
 	const char *s;
 
+	/* its own, or its launch's (comm.h) */
 	if (ea != NULL && ea->comm != EV_NONE)
 		c = &t->comms[ea->comm];
-	else if (e->link != EV_NONE)
-		c = launch_comm(t, e->link, rpc_name, buf, bcap);
 	memset(&r, 0, sizeof r);
 	r.event = ei;
 	r.ts_ns = e->ts_ns;
 	r.end_ns = event_end(e);
 	r.seq = c != NULL && c->seq >= 0 ? c->seq : -1;
 	r.group_size = c != NULL ? c->group_size : -1;
+	bandwidth_of(a, e, &bw);
+	r.type = (uint8_t)bw.type;
+	r.bytes = bw.bytes;
+	r.expected_gbps = bw.expected_gbps;
 	s = trace_str(t, c != NULL && c->collective != 0 ? c->collective : e->name);
 	r.name = strtab_intern(&in->strs, s, strlen(s));
 	if (c != NULL && c->pg_name != 0) {
@@ -187,10 +159,6 @@ void
 crossrank_in_from_analysis(struct crossrank_in *in, const struct analysis *a)
 {
 	const struct trace *t = a->t;
-	uint32_t rpc_name = strtab_find(&t->strs, "record_param_comms",
-	    strlen("record_param_comms"));
-	uint32_t *buf = NULL;
-	size_t bcap = 0;
 
 	crossrank_in_init(in, t->rank, a->device, t->world_size);
 	in->nsteps = a->nsteps;
@@ -202,8 +170,7 @@ crossrank_in_from_analysis(struct crossrank_in *in, const struct analysis *a)
 	}
 	for (size_t i = 0; i < a->dev.nacts; i++)
 		if (t->events[a->dev.acts[i]].cls == CLASS_COMM)
-			coll_of(in, t, a->dev.acts[i], rpc_name, &buf, &bcap);
-	free(buf);
+			coll_of(in, a, a->dev.acts[i]);
 }
 
 void
@@ -249,6 +216,9 @@ collect(struct crossrank *x, const struct crossrank_in *in, uint32_t p,
 		r.name = strtab_intern(&x->strs, name, strlen(name));
 		r.group = strtab_intern(&x->strs, group, strlen(group));
 		r.by_stream = c->by_stream != 0;
+		r.type = c->type < COLL_NTYPES ? c->type : COLL_OTHER;
+		r.bytes = c->bytes;
+		r.expected_gbps = c->expected_gbps;
 		xgrow(recs, cap, *n + 1, sizeof **recs);
 		(*recs)[(*n)++] = r;
 		x->parts[p].collectives++;
@@ -322,7 +292,14 @@ run_coll(struct crossrank_coll *c, const struct rec *r, size_t n)
 	c->first_start_ns = c->last_start_ns = r[0].ts_ns;
 	c->first_end_ns = c->last_end_ns = r[0].end_ns;
 	c->last = (int32_t)r[0].part;
+	c->bytes = -1;
+	c->type = r[0].type;
+	c->expected_gbps = -1;
 	for (size_t i = 0; i < n; i++) {
+		if (r[i].bytes > c->bytes)
+			c->bytes = r[i].bytes;
+		if (r[i].expected_gbps > c->expected_gbps)
+			c->expected_gbps = r[i].expected_gbps;
 		if (r[i].group_size > c->group_size)
 			c->group_size = r[i].group_size;
 		if (r[i].ts_ns < c->first_start_ns)
@@ -339,6 +316,162 @@ run_coll(struct crossrank_coll *c, const struct rec *r, size_t n)
 	c->skew_ns = span_sat(c->first_start_ns, c->last_start_ns);
 	if (c->skew_ns == 0)
 		c->last = -1;
+}
+
+static int
+double_cmp(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The median of v[0..n) (sorted here), or -1 for n == 0. */
+static double
+median(double *v, size_t n)
+{
+	if (n == 0)
+		return -1;
+	qsort(v, n, sizeof *v, double_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One measure: participant p's busbw at a collective of a shape. */
+struct bw_rec {
+	int64_t bytes, group;
+	uint32_t part;
+	uint8_t type;
+	double gbps;
+};
+
+/* By shape (type, group size, bytes), then participant, then value. */
+static int
+bw_rec_cmp(const void *pa, const void *pb)
+{
+	const struct bw_rec *a = pa, *b = pb;
+
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? -1 : 1;
+	if (a->part != b->part)
+		return a->part < b->part ? -1 : 1;
+	return (a->gbps > b->gbps) - (a->gbps < b->gbps);
+}
+
+/* The median of the measures m[0..n) (sorted by value). */
+static double
+rec_median(const struct bw_rec *m, size_t n)
+{
+	return n % 2 ? m[n / 2].gbps : (m[n / 2 - 1].gbps + m[n / 2].gbps) / 2;
+}
+
+/* Compares the participants within each shape of m[0..n) (sorted). */
+static void
+compare_shapes(struct crossrank *x, const struct bw_rec *m, size_t n)
+{
+	double *pm = xcalloc(x->nparts ? x->nparts : 1, sizeof *pm);
+	uint32_t *pp = xcalloc(x->nparts ? x->nparts : 1, sizeof *pp);
+
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t np = 0;
+		double all;
+
+		for (j = i; j < n && m[j].type == m[i].type &&
+		    m[j].group == m[i].group && m[j].bytes == m[i].bytes; j++)
+			;
+		/* each participant's median within the shape */
+		for (size_t k = i, l; k < j; k = l) {
+			for (l = k; l < j && m[l].part == m[k].part; l++)
+				;
+			pp[np] = m[k].part;
+			pm[np++] = rec_median(&m[k], l - k);
+		}
+		if (np < CROSSRANK_BW_MIN_PARTS)
+			continue;
+		{
+			double *v = xcalloc(np, sizeof *v);
+
+			memcpy(v, pm, np * sizeof *v);
+			all = median(v, np);
+			free(v);
+		}
+		for (size_t k = 0; k < np && all > 0; k++) {
+			struct crossrank_part *q = &x->parts[pp[k]];
+
+			if (pm[k] / all >= q->bw_ratio)
+				continue;
+			q->bw_ratio = pm[k] / all;
+			q->bw_worst_gbps = pm[k];
+			q->bw_others_gbps = all;
+			q->bw_bytes = m[i].bytes;
+			q->bw_group = m[i].group;
+			q->bw_type = m[i].type;
+		}
+	}
+	free(pm);
+	free(pp);
+}
+
+/* The bandwidth of the matched collectives (crossrank.h). */
+static void
+measure_bandwidth(struct crossrank *x)
+{
+	size_t n = x->nparts, nb, ne, nm = 0, mcap = 0;
+	double *bw = xcalloc(x->ncolls ? x->ncolls : 1, sizeof *bw);
+	double *ex = xcalloc(x->ncolls ? x->ncolls : 1, sizeof *ex);
+	double *pb = xcalloc(n ? n : 1, sizeof *pb);
+	double *pe = xcalloc(n ? n : 1, sizeof *pe);
+	size_t npb = 0, npe = 0;
+	struct bw_rec *m = NULL;
+
+	for (size_t p = 0; p < n; p++) {
+		struct crossrank_part *q = &x->parts[p];
+
+		nb = ne = 0;
+		q->bw_ratio = 1;
+		q->bw_worst_gbps = q->bw_others_gbps = -1;
+		for (size_t c = 0; c < x->ncolls; c++) {
+			const struct crossrank_coll *cc = &x->colls[c];
+			int64_t end = x->end_ns[c * n + p];
+			int64_t g = cc->group_size > 0 ? cc->group_size :
+			    (int64_t)cc->members;
+			double f = bandwidth_factor((enum coll_type)cc->type, g);
+
+			if (end == INT64_MIN || cc->bytes < CROSSRANK_BW_MIN_BYTES ||
+			    f <= 0 || end <= cc->last_start_ns)
+				continue;
+			bw[nb] = (double)cc->bytes * f /
+			    ((double)end - (double)cc->last_start_ns);
+			xgrow(&m, &mcap, nm + 1, sizeof *m);
+			m[nm].bytes = cc->bytes;
+			m[nm].group = g;
+			m[nm].part = (uint32_t)p;
+			m[nm].type = cc->type;
+			m[nm++].gbps = bw[nb++];
+			if (cc->expected_gbps >= 0)
+				ex[ne++] = cc->expected_gbps;
+		}
+		q->bw_count = nb;
+		q->busbw_gbps = median(bw, nb);
+		q->expected_gbps = median(ex, ne);
+		if (nb > 0)
+			pb[npb++] = q->busbw_gbps;
+		if (ne > 0)
+			pe[npe++] = q->expected_gbps;
+	}
+	x->busbw_gbps = median(pb, npb);
+	x->expected_gbps = median(pe, npe);
+	if (nm > 1)
+		qsort(m, nm, sizeof *m, bw_rec_cmp);
+	compare_shapes(x, m, nm);
+	free(m);
+	free(bw);
+	free(ex);
+	free(pb);
+	free(pe);
 }
 
 static void
@@ -438,6 +571,7 @@ build_collectives(struct crossrank *x, const struct crossrank_in *in, size_t n)
 	}
 	free(pend);
 	free(r);
+	measure_bandwidth(x);
 
 	/* The largest skews. */
 	tops = xcalloc(x->ncolls, sizeof *tops);

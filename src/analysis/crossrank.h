@@ -12,12 +12,10 @@
  * participant and the spread (max - min over the participants that have it).
  *
  * Collectives.  A participant's collectives are its device's COMM activities
- * (NCCL kernels, dev.acts) in time order.  Their fields (collective name,
- * process group, Seq, group size) come from the kernel's own args (newer
- * PyTorch), else from the CPU op enclosing its launch call on the launch's
- * CPU track (ts <= launch ts < end): the innermost "record_param_comms", else
- * the innermost enclosing event with collective args.  A kernel with neither
- * is named by its kernel name, has no group name and no Seq.
+ * (dev.acts) in time order.  Their fields (collective name, process group,
+ * Seq, group size) are the kernel's collective args (comm.h: its own, else
+ * those of the CPU op enclosing its launch call).  A kernel without any is
+ * named by its kernel name, has no group name and no Seq.
  *
  * Matching.  The key of a collective is its group (the Process Group Name,
  * or without one the kernel's stream: args.stream, else the track's tid) and
@@ -43,6 +41,20 @@
  * most often (ties: most lost time, then the first); -1 when no collective
  * had a skew.
  *
+ * Bandwidth.  A matched collective whose members give its message size
+ * (bandwidth.h) of at least CROSSRANK_BW_MIN_BYTES is measured on each
+ * member from the last arrival, so that waiting for a late peer does not
+ * count: busbw = bytes x NCCL's factor (for the group size, else the
+ * members) / (the member's kernel end - the latest start).  Per
+ * participant, the median of its measures and of its collectives' expected
+ * busbw; for the job, the medians of those over the participants measured.
+ * Collectives of one shape (type, group size, bytes) should run alike on
+ * every rank: per shape measured on >= CROSSRANK_BW_MIN_PARTS participants,
+ * each participant's median against the median of those; a participant's
+ * worst shape is kept (bw_ratio).  One far below the others has a slow link
+ * (or a slow peer on it); all of them far below the expected, a slow
+ * network.
+ *
  * Clocks: the traces' absolute timestamps are used as they are, with no
  * alignment; a clock offset between hosts shows up as skew.
  *
@@ -53,9 +65,7 @@
  *
  * Cost: O(N log N) for N collectives over all participants (two sorts) plus
  * O(P * C) for the per-participant tables of C matched collectives, and
- * O(S log S + P * R) for the S steps and R step numbers; finding the
- * enclosing record_param_comms is one itree query per kernel,
- * O(log n + depth).
+ * O(S log S + P * R) for the S steps and R step numbers.
  */
 #ifndef GANTTY_CROSSRANK_H
 #define GANTTY_CROSSRANK_H
@@ -68,6 +78,10 @@
 struct analysis;
 
 #define CROSSRANK_TOP_K 10
+/* Collectives smaller than this are latency bound: not measured. */
+#define CROSSRANK_BW_MIN_BYTES (INT64_C(16) << 20)
+/* A shape is compared across ranks when this many have it. */
+#define CROSSRANK_BW_MIN_PARTS 3
 
 /* One (rank, device) and its totals. */
 struct crossrank_part {
@@ -78,6 +92,14 @@ struct crossrank_part {
 	size_t last_count;      /* matched collectives it arrived last at */
 	int64_t lost_ns;        /* time the others waited for it there */
 	int64_t wait_ns;        /* time it waited for others, over all matched */
+	size_t bw_count;        /* matched collectives measured for bandwidth */
+	double busbw_gbps;      /* their median busbw from the last arrival, or -1 */
+	double expected_gbps;   /* the median expected busbw of them, or -1 */
+	/* its worst shape (below): its median there over the participants' */
+	double bw_ratio;        /* 1 when no shape has enough participants */
+	double bw_worst_gbps, bw_others_gbps; /* its median, theirs (-1: none) */
+	int64_t bw_bytes, bw_group; /* the shape's bytes and group size */
+	uint8_t bw_type;        /* and type (enum coll_type) */
 };
 
 /* One step number. */
@@ -102,6 +124,9 @@ struct crossrank_coll {
 	int64_t skew_ns;        /* last_start_ns - first_start_ns */
 	int64_t first_end_ns, last_end_ns;     /* earliest and latest kernel end */
 	int32_t last;           /* participant that arrived last, -1 if skew is 0 */
+	int64_t bytes;          /* the largest of its members', -1 if none has */
+	uint8_t type;           /* enum coll_type (bandwidth.h) */
+	double expected_gbps;   /* the largest of its members', -1 if none has */
 };
 
 struct crossrank {
@@ -138,6 +163,8 @@ struct crossrank {
 	                           each participant (not owned), else NULL */
 	size_t unaligned;       /* participants that could not be aligned */
 	int64_t total_skew_ns;  /* sum of skews over matched collectives */
+	double busbw_gbps;      /* median of the participants' busbw_gbps, or -1 */
+	double expected_gbps;   /* median of their expected_gbps, or -1 */
 
 	struct strtab strs;     /* names and groups */
 };
@@ -160,6 +187,9 @@ struct crossrank_coll_in {
 	                           kernel name); process group name, else "stream N" */
 	uint32_t event;         /* the kernel's event index, EV_NONE from a report */
 	uint8_t by_stream;      /* 1: group is a stream */
+	uint8_t type;           /* enum coll_type (bandwidth.h) */
+	int64_t bytes;          /* bandwidth.h, -1 if unknown */
+	double expected_gbps;   /* bandwidth.h, -1 if unknown */
 };
 struct crossrank_in {
 	int64_t rank;

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/layers.h"
+#include "analysis/bandwidth.h"
 #include "analysis/crossrank.h"
 #include "analysis/memory.h"
 #include "model/trace.h"
@@ -395,21 +396,19 @@ named(const struct trace *t, int (*test)(const char *, const void *),
 	return byname_select(&t->byname, &t->strs, test, arg, out);
 }
 
-enum { COLL_AG, COLL_RS, COLL_AR, COLL_A2A, COLL_OTHER, COLL_KINDS };
+/* The collectives exposed_comm's evidence splits by. */
+enum { EXPO_AG, EXPO_RS, EXPO_AR, EXPO_A2A, EXPO_OTHER, EXPO_KINDS };
 
 static int
 coll_kind_name(const char *name)
 {
-	if (contains_ci(name, "allgather") || contains_ci(name, "all_gather"))
-		return COLL_AG;
-	if (contains_ci(name, "reducescatter") || contains_ci(name, "reduce_scatter"))
-		return COLL_RS;
-	if (contains_ci(name, "allreduce") || contains_ci(name, "all_reduce"))
-		return COLL_AR;
-	if (contains_ci(name, "alltoall") || contains_ci(name, "all_to_all") ||
-	    contains_ci(name, "sendrecv"))
-		return COLL_A2A;
-	return COLL_OTHER;
+	switch (bandwidth_type(name)) {
+	case COLL_ALL_GATHER: return EXPO_AG;
+	case COLL_REDUCE_SCATTER: return EXPO_RS;
+	case COLL_ALL_REDUCE: return EXPO_AR;
+	case COLL_ALL_TO_ALL: case COLL_SEND_RECV: return EXPO_A2A;
+	default: return EXPO_OTHER;
+	}
 }
 
 /*
@@ -426,7 +425,7 @@ coll_kind(const struct trace *t, uint8_t *memo, const struct event *e)
 	if (memo[e->name] == 0)
 		memo[e->name] = (uint8_t)(coll_kind_name(trace_str(t, e->name)) + 1);
 	k = memo[e->name] - 1;
-	if (k == COLL_OTHER && (a = trace_args(t, e)) != NULL &&
+	if (k == EXPO_OTHER && (a = trace_args(t, e)) != NULL &&
 	    a->comm != EV_NONE) {
 		uint32_t id = t->comms[a->comm].collective;
 
@@ -465,20 +464,20 @@ rule_exposed(struct list *l, const struct ctx *c)
 {
 	const struct analysis *a = c->a;
 	const struct metrics *d = c->d;
-	int64_t exposed = 0, base = 0, by[COLL_KINDS] = { 0 }, covered = INT64_MIN;
+	int64_t exposed = 0, base = 0, by[EXPO_KINDS] = { 0 }, covered = INT64_MIN;
 	struct ival *ext;
 	size_t next = 0;
 	struct ivset u;
-	static const char *const keys[COLL_KINDS] = { "all_gather_exposed_ns",
+	static const char *const keys[EXPO_KINDS] = { "all_gather_exposed_ns",
 		"reduce_scatter_exposed_ns", "all_reduce_exposed_ns",
 		"all_to_all_exposed_ns", "other_comm_exposed_ns" };
-	static const char *const words[COLL_KINDS] = { "all-gather",
+	static const char *const words[EXPO_KINDS] = { "all-gather",
 		"reduce-scatter", "all-reduce", "all-to-all / send-recv", "other" };
 	const struct layer **worst;
 	size_t nworst = 0;
 	struct finding *f;
 	double sh;
-	int top = COLL_AG;
+	int top = EXPO_AG;
 	char b1[32], b2[32];
 	int n;
 	uint8_t *memo;
@@ -526,7 +525,7 @@ rule_exposed(struct list *l, const struct ctx *c)
 		}
 	}
 	free(memo);
-	for (int k = 1; k < COLL_KINDS; k++)
+	for (int k = 1; k < EXPO_KINDS; k++)
 		if (by[k] > by[top])
 			top = k;
 	worst = xcalloc(a->nlayers + 1, sizeof *worst);
@@ -556,8 +555,8 @@ rule_exposed(struct list *l, const struct ctx *c)
 	}
 	f = add(l, FIND_EXPOSED_COMM, sh >= FINDINGS_EXPOSED_CRIT_SHARE ?
 	    SEV_CRITICAL : SEV_WARNING,
-	    top == COLL_AG ? remedy_ag : top == COLL_RS || top == COLL_AR ?
-	    remedy_rs : top == COLL_A2A ? remedy_a2a : remedy_comm);
+	    top == EXPO_AG ? remedy_ag : top == EXPO_RS || top == EXPO_AR ?
+	    remedy_rs : top == EXPO_A2A ? remedy_a2a : remedy_comm);
 	n = snprintf(f->summary, sizeof f->summary,
 	    "exposed communication %s, %.1f%% of step time; mostly %s (%s)",
 	    fmt(b1, sizeof b1, exposed), 100 * sh, words[top],
@@ -572,7 +571,7 @@ rule_exposed(struct list *l, const struct ctx *c)
 	num_i(f, "exposed_comm_ns", exposed);
 	num_i(f, "step_time_ns", base);
 	num_d(f, "exposed_share", sh);
-	for (int k = 0; k < COLL_KINDS; k++)
+	for (int k = 0; k < EXPO_KINDS; k++)
 		num_i(f, keys[k], by[k]);
 	if (nworst > 0)
 		num_i(f, "worst_layer_own_exposed_ns", worst[0]->own_exposed_comm_ns);
@@ -975,6 +974,138 @@ rule_straggler(struct list *l, const struct crossrank *x, size_t part)
 		cross_straggler(l, x);
 }
 
+/* "32 MiB", "1.5 GiB", "512 KiB", "100 B" */
+static const char *
+bytes_text(char *buf, size_t n, int64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, n, v == (double)(int64_t)v ? "%.0f %s" : "%.1f %s", v, unit[u]);
+	return buf;
+}
+
+/* Whether participant p's busbw is far below the others' (findings.h). */
+static int
+slow_part(const struct crossrank *x, size_t p)
+{
+	return x->parts[p].bw_count > 0 &&
+	    x->parts[p].bw_ratio < FINDINGS_SLOW_LINK_SHARE;
+}
+
+/*
+ * The slow-collective rule on x alone; only_part >= 0: raised only when
+ * that participant is one it is about.
+ */
+static void
+cross_slow_collective(struct list *l, const struct crossrank *x, long only_part)
+{
+	size_t measured = 0, nslow = 0, n;
+	const struct crossrank_part *w;
+	char b1[32];
+	int32_t worst = -1;
+	struct ival r[FINDINGS_MAX_RANGES];
+	size_t nr = 0;
+	struct finding *f;
+	char ranks[160];
+	size_t rl = 0;
+
+	if (x == NULL || x->nparts < 2 || x->busbw_gbps < 0)
+		return;
+	n = x->nparts;
+	for (size_t p = 0; p < n; p++)
+		measured += x->parts[p].bw_count > 0;
+	ranks[0] = '\0';
+	for (size_t p = 0; p < n; p++) {
+		if (!slow_part(x, p))
+			continue;
+		if (worst < 0 || x->parts[p].busbw_gbps < x->parts[worst].busbw_gbps)
+			worst = (int32_t)p;
+		if (nslow < 8 && rl + 24 < sizeof ranks)
+			rl += (size_t)snprintf(ranks + rl, sizeof ranks - rl, "%s%lld",
+			    nslow ? ", " : "", (long long)x->parts[p].rank);
+		else if (nslow == 8 && rl + 8 < sizeof ranks)
+			rl += (size_t)snprintf(ranks + rl, sizeof ranks - rl, ", ...");
+		nslow++;
+	}
+	if (nslow > 0) {
+		if (only_part >= 0 && !slow_part(x, (size_t)only_part))
+			return;
+		for (size_t c = 0; c < x->ncolls; c++) {
+			int64_t end = INT64_MIN;
+
+			const struct crossrank_coll *cc = &x->colls[c];
+			int64_t g = cc->group_size > 0 ? cc->group_size :
+			    (int64_t)cc->members;
+
+			/* the collectives of the worst one's shape */
+			if (cc->type != x->parts[worst].bw_type ||
+			    cc->bytes != x->parts[worst].bw_bytes ||
+			    g != x->parts[worst].bw_group)
+				continue;
+			for (size_t p = 0; p < n; p++)
+				if (slow_part(x, p) && x->end_ns[c * n + p] > end)
+					end = x->end_ns[c * n + p];
+			if (end != INT64_MIN)
+				keep_longest(r, &nr, cc->last_start_ns, end);
+		}
+		f = add(l, FIND_SLOW_COLLECTIVE, SEV_WARNING,
+		    "Collectives through these ranks move data slower than through "
+		    "the others once every rank has arrived: a slow or degraded "
+		    "link (or a slow peer on it). Check the node's topology and "
+		    "link health (nvidia-smi topo -m, nvidia-smi nvlink -s, "
+		    "ibstat), whether NCCL chose the expected transport "
+		    "(NCCL_DEBUG=INFO; NCCL_P2P_LEVEL, NCCL_ALGO), and whether "
+		    "the process groups span nodes where they should not.");
+		w = &x->parts[worst];
+		snprintf(f->summary, sizeof f->summary,
+		    "%s %s: %s of %s in groups of %lld at %.1f GB/s bus bandwidth, "
+		    "the others' median %.1f GB/s", nslow > 1 ? "ranks" : "rank",
+		    ranks, bandwidth_type_key((enum coll_type)w->bw_type),
+		    bytes_text(b1, sizeof b1, w->bw_bytes), (long long)w->bw_group,
+		    w->bw_worst_gbps, w->bw_others_gbps);
+		num_i(f, "rank", w->rank);
+		num_i(f, "device", w->device);
+		num_i(f, "slow_ranks", (int64_t)nslow);
+		num_i(f, "bytes", w->bw_bytes);
+		num_i(f, "group_size", w->bw_group);
+		num_d(f, "busbw_gbps", w->bw_worst_gbps);
+		num_d(f, "others_busbw_gbps", w->bw_others_gbps);
+	} else if (x->expected_gbps > 0 &&
+	    x->busbw_gbps < FINDINGS_SLOW_NET_SHARE * x->expected_gbps) {
+		for (size_t c = 0; c < x->ncolls; c++)
+			if (x->colls[c].bytes >= CROSSRANK_BW_MIN_BYTES)
+				keep_longest(r, &nr, x->colls[c].last_start_ns,
+				    x->colls[c].last_end_ns);
+		f = add(l, FIND_SLOW_COLLECTIVE, SEV_WARNING,
+		    "Every rank's collectives run far below what the link gives, "
+		    "even counted from the last arrival: the network is the "
+		    "bottleneck. Check the topology (nvidia-smi topo -m: GPUs "
+		    "that talk over PCIe or across NVLink islands), that NCCL "
+		    "uses NVLink / InfiniBand and not sockets (NCCL_DEBUG=INFO, "
+		    "NCCL_P2P_LEVEL, NCCL_IB_HCA), and the process-group layout "
+		    "(keep the largest collectives inside a node).");
+		snprintf(f->summary, sizeof f->summary,
+		    "collectives reach %.1f GB/s bus bandwidth, %.0f%% of the "
+		    "%.0f GB/s the link gives", x->busbw_gbps,
+		    100.0 * x->busbw_gbps / x->expected_gbps, x->expected_gbps);
+		num_i(f, "slow_ranks", (int64_t)measured);
+	} else {
+		return;
+	}
+	num_d(f, "median_busbw_gbps", x->busbw_gbps);
+	if (x->expected_gbps >= 0)
+		num_d(f, "expected_busbw_gbps", x->expected_gbps);
+	num_i(f, "min_bytes", CROSSRANK_BW_MIN_BYTES);
+	memcpy(f->ranges, r, nr * sizeof *r);
+	f->nranges = nr;
+}
+
 size_t
 findings_cross(const struct crossrank *x, struct finding **out)
 {
@@ -982,6 +1113,7 @@ findings_cross(const struct crossrank *x, struct finding **out)
 
 	*out = NULL;
 	cross_straggler(&l, x);
+	cross_slow_collective(&l, x, -1);
 	*out = l.f;
 	return l.n;
 }
@@ -1166,6 +1298,7 @@ findings_find(const struct analysis *a, const struct crossrank *x, size_t part,
 	rule_dataloader(&l, &c);
 	rule_outlier(&l, &c);
 	rule_straggler(&l, x, part);
+	cross_slow_collective(&l, x, (long)part);
 	rule_attention(&l, &c);
 	rule_mfu(&l, &c);
 	if (l.n > 1)

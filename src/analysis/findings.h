@@ -72,6 +72,18 @@
  *                     in x (the span of the matched collectives without
  *                     steps) for it.  Ranges: its worst collectives (from
  *                     the earliest to the latest arrival).
+ *  slow_collective    from x alone, like straggler_rank, on the bandwidth
+ *                     of the matched collectives measured from the last
+ *                     arrival (crossrank.h): with >= SLOW_MIN_PARTS
+ *                     participants measured, those whose busbw is below
+ *                     SLOW_LINK_SHARE of the median of all (a slow link,
+ *                     or a slow peer on it); else, when the median is below
+ *                     SLOW_NET_SHARE of the expected busbw (bandwidth.h),
+ *                     the whole job (a slow or misconfigured network).
+ *                     findings_find() raises it on the slow participants,
+ *                     or on every one for the whole job.  Ranges: the slow
+ *                     participants' slowest collectives (last arrival to
+ *                     their end).
  *  attention_unfused  >= ATTN_MIN_SOFTMAX CPU ops named aten::_softmax (what
  *                     F.softmax runs; log_softmax is another op) starting in
  *                     W (widened to the steps) that sit between batched
@@ -123,6 +135,9 @@ struct crossrank;
 #define FINDINGS_DATALOADER_SHARE 0.05
 #define FINDINGS_STRAGGLER_MIN_LAST 2
 #define FINDINGS_STRAGGLER_SHARE 0.01
+#define FINDINGS_SLOW_LINK_SHARE 0.5
+#define FINDINGS_SLOW_NET_SHARE 0.25
+#define FINDINGS_SLOW_MIN_PARTS 3
 #define FINDINGS_ATTN_MIN_SOFTMAX 2
 #define FINDINGS_ATTN_NEAR_NS INT64_C(300000)      /* 300 us */
 #define FINDINGS_ATTN_SCAN 256
@@ -147,6 +162,7 @@ struct crossrank;
 	X(DATALOADER_WAIT, "dataloader_wait") \
 	X(OUTLIER_STEP, "outlier_step") \
 	X(STRAGGLER_RANK, "straggler_rank") \
+	X(SLOW_COLLECTIVE, "slow_collective") \
 	X(ATTENTION_UNFUSED, "attention_unfused") \
 	X(LOW_MFU, "low_mfu")
 
@@ -192,7 +208,8 @@ size_t findings_find(const struct analysis *a, const struct crossrank *x,
     size_t part, struct finding **out);
 
 /*
- * The findings of the job as a whole, from x alone (the straggler): the
+ * The findings of the job as a whole, from x alone (the straggler, slow
+ * collectives): the
  * report's cross_rank.findings, equal whether x comes from the traces or
  * from per-rank reports.  Returns their number and a malloc'd array in *out
  * (NULL if none).

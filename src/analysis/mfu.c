@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
+#include "base/match.h"
 #include "base/runsort.h"
 #include "analysis/steps.h"
 #include "model/trace.h"
@@ -20,7 +21,7 @@
  *
  * Rows are tried in order and the first match wins, so a more specific row
  * comes before a general one ("H100 PCIe" before "H100").  A match must not
- * be glued to letters or digits on either side: "A10" does not match
+ * be glued to letters, digits or '_' on either side: "A10" does not match
  * "A100", "H200" does not match "GH200", "B200" does not match "GB200",
  * "L40" does not match "L40S".
  */
@@ -99,48 +100,14 @@ const struct mfu_peak mfu_peak_table[] = {
 };
 const size_t mfu_peak_table_len = sizeof mfu_peak_table / sizeof mfu_peak_table[0];
 
-static int
-is_alnum(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	    (c >= 'A' && c <= 'Z');
-}
-
-static char
-lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-/* Returns whether pat occurs in s, case-insensitive, not glued to [A-Za-z0-9]. */
-static int
-match_word(const char *s, const char *pat)
-{
-	size_t n = strlen(s), m = strlen(pat);
-
-	if (m == 0 || m > n)
-		return 0;
-	for (size_t i = 0; i + m <= n; i++) {
-		size_t j = 0;
-
-		while (j < m && lower(s[i + j]) == lower(pat[j]))
-			j++;
-		if (j < m)
-			continue;
-		if ((i > 0 && is_alnum(s[i - 1])) || (i + m < n && is_alnum(s[i + m])))
-			continue;
-		return 1;
-	}
-	return 0;
-}
-
 const struct mfu_peak *
 mfu_lookup_peak(const char *device_name)
 {
 	if (device_name == NULL)
 		return NULL;
 	for (size_t i = 0; i < mfu_peak_table_len; i++)
-		if (match_word(device_name, mfu_peak_table[i].match))
+		if (match_word(device_name, mfu_peak_table[i].match,
+		    MATCH_LEFT | MATCH_RIGHT))
 			return &mfu_peak_table[i];
 	return NULL;
 }

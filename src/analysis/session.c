@@ -19,6 +19,7 @@
 #include "base/xalloc.h"
 #include "load/cache.h"
 #include "load/load.h"
+#include "model/comm.h"
 
 void
 session_init(struct session *s)
@@ -52,6 +53,7 @@ struct loader {
 	const struct input_list *in;
 	const struct session_hooks *hooks;
 	const char *cache_dir;          /* NULL: no cache */
+	const regex_t *comm_pattern;    /* s->comm_pattern */
 	struct trace **slot;            /* per input: the trace, or NULL */
 	struct load_error *err;         /* per input */
 	size_t next, done;
@@ -100,6 +102,8 @@ load_worker(void *arg)
 		    L->cache_dir, note, sizeof note) < 0) {
 			free(t);
 			t = NULL;
+		} else if (L->comm_pattern != NULL) {
+			comm_classify(t, L->comm_pattern);
 		}
 		pthread_mutex_lock(&L->mu);
 		L->slot[i] = t;
@@ -144,6 +148,7 @@ session_load(struct session *s, const struct input_list *in,
 	L.in = in;
 	L.hooks = hooks != NULL ? hooks : &none;
 	L.cache_dir = cache_dir;
+	L.comm_pattern = s->comm_pattern;
 	L.slot = xcalloc(in->n, sizeof *L.slot);
 	L.err = xcalloc(in->n, sizeof *L.err);
 	pthread_mutex_init(&L.mu, NULL);

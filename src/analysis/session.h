@@ -15,6 +15,7 @@
 #ifndef GANTTY_SESSION_H
 #define GANTTY_SESSION_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,8 @@ struct session {
 	char **warnings;
 	size_t nwarnings;
 	char err[8192];                 /* the last failure's message */
+	const regex_t *comm_pattern;    /* --comm-pattern (comm.h): set before
+	                                   session_load(), NULL for none */
 };
 
 /* The two sides of --diff, and their comparison. */

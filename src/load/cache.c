@@ -685,6 +685,7 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	t->start_ns = h.start_ns;
 	t->end_ns = h.end_ns;
 	t->warn = h.warn;
+	memcpy(t->comm_rules, h.comm_rules, sizeof t->comm_rules);
 	if (h.dist_backend < 0 || h.dist_backend > UINT32_MAX) {
 		load_say(why, whysize, "corrupt: backend name");
 		goto out_close;

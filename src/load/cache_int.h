@@ -56,6 +56,7 @@ struct cache_header {
 	uint64_t objects;
 	int64_t start_ns, end_ns;
 	struct trace_warnings warn;
+	uint64_t comm_rules[COMM_NRULES];
 	uint64_t payload_hash, header_hash;
 };
 

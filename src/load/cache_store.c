@@ -272,6 +272,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	h.start_ns = t->start_ns;
 	h.end_ns = t->end_ns;
 	h.warn = t->warn;
+	memcpy(h.comm_rules, t->comm_rules, sizeof h.comm_rules);
 
 	/* Room for the header first; it is written once the hash is known. */
 	if (lseek(w.fd, (off_t)sizeof h, SEEK_SET) < 0)

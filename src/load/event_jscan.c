@@ -243,23 +243,9 @@ jscan_takes(const struct jval *f)
 	return 1;
 }
 
-static uint8_t
-kernel_class(struct class_cache *cc, uint32_t name_id, const char *name)
-{
-	if (name_id >= cc->cap) {
-		size_t old = cc->cap;
-
-		xgrow(&cc->cls, &cc->cap, (size_t)name_id + 1, 1);
-		memset(cc->cls + old, 0, cc->cap - old);
-	}
-	if (cc->cls[name_id] == 0)
-		cc->cls[name_id] = (uint8_t)(trace_classify(CAT_KERNEL, name) + 1);
-	return (uint8_t)(cc->cls[name_id] - 1);
-}
-
 /* event_jsonc_take() over a decoded event that jscan_takes(). */
 int
-event_jscan_take(struct trace *t, const struct jval *f, struct class_cache *cc)
+event_jscan_take(struct trace *t, const struct jval *f)
 {
 	const char *name, *cat_s, *pid_text, *tid_text;
 	size_t name_len = 0, cat_len = 0;
@@ -303,8 +289,7 @@ event_jscan_take(struct trace *t, const struct jval *f, struct class_cache *cc)
 		dur_r = jv_time(&f[JF_DUR], &dur);
 	name_id = strtab_intern(&t->strs, name, name_len);
 	memory = event_fill(t, &ev, ph, dur_r, dur, name_id, name, cat, kind,
-	    ph != 'X' ? CLASS_NONE : kind == CAT_KERNEL ?
-	    kernel_class(cc, name_id, name) : (uint8_t)trace_classify(kind, name));
+	    ph == 'X' ? (uint8_t)trace_classify(kind) : CLASS_NONE);
 	ev.args = take_jscan_args(t, f, memory);
 	event_add(t, &ev, ph);
 	return 1;

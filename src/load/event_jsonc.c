@@ -357,7 +357,7 @@ event_jsonc_take(struct trace *t, json_object *obj)
 		dur_r = get_time(obj, "dur", &dur);
 	memory = event_fill(t, &ev, ph, dur_r, dur,
 	    strtab_intern(&t->strs, name, name_len), name, cat, kind,
-	    ph == 'X' ? (uint8_t)trace_classify(kind, name) : CLASS_NONE);
+	    ph == 'X' ? (uint8_t)trace_classify(kind) : CLASS_NONE);
 	json_object_object_get_ex(obj, "args", &args);
 	ev.args = take_args(t, args, memory);
 	event_add(t, &ev, ph);

@@ -253,7 +253,6 @@ half_join(struct reader *rd)
 	h->rd.fd = -1;          /* its resources are rd's now */
 	h->rd.tok = NULL;
 	h->rd.buf = NULL;
-	h->rd.classes.cls = NULL;
 	memset(&h->rd.js, 0, sizeof h->rd.js);
 	half_free(h);
 	return 0;

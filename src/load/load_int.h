@@ -41,15 +41,6 @@ struct taker;
 #define READ_CHUNK (1u << 20)
 #define MAX_DEPTH 64            /* json-c nesting limit for one event */
 
-/*
- * The class of kernels by name id (class + 1, 0 unknown): classifying
- * searches the (long) name, and a trace repeats a few names many times.
- */
-struct class_cache {
-	uint8_t *cls;
-	size_t cap;
-};
-
 struct reader {
 	int fd;
 	const char *path;
@@ -86,7 +77,6 @@ struct reader {
 	struct jscan js;
 	int fast;               /* decode events with jscan where it can */
 	struct taker *taker;    /* the taker thread, or NULL */
-	struct class_cache classes; /* the taker's */
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
@@ -209,7 +199,7 @@ int jv_int(struct trace *t, const struct jval *v, int64_t *out);
 int jv_double(const struct jval *v, double *out);
 uint32_t jv_intern(struct trace *t, const struct jval *v);
 int jscan_takes(const struct jval *f);
-int event_jscan_take(struct trace *t, const struct jval *f, struct class_cache *cc);
+int event_jscan_take(struct trace *t, const struct jval *f);
 
 /* ---- taker.c: the taker thread ----------------------------------------- */
 

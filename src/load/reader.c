@@ -430,7 +430,6 @@ rd_release(struct reader *rd)
 	if (rd->tok != NULL)
 		json_tokener_free(rd->tok);
 	jscan_free(&rd->js);
-	free(rd->classes.cls);
 	free(rd->buf);
 	free(rd->in);
 	if (rd->z_ready)

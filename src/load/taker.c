@@ -59,7 +59,7 @@ taker_op_apply(struct reader *rd, const struct op *op, const struct jval *f)
 
 	switch (op->kind) {
 	case OP_JSCAN:
-		rd->phased += (uint64_t)event_jscan_take(t, f, &rd->classes);
+		rd->phased += (uint64_t)event_jscan_take(t, f);
 		break;
 	case OP_JSONC:
 		rd->phased += (uint64_t)event_jsonc_take(t, op->obj);

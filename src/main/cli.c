@@ -22,7 +22,7 @@ enum {
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
 	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
 	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE, OPT_DIFF_TABLE,
-	OPT_BASELINE,
+	OPT_BASELINE, OPT_COMM_PATTERN,
 };
 
 /*
@@ -58,6 +58,9 @@ static const struct opt {
 	{ "layer-pattern", 1, OPT_LAYER_PATTERN, 6, "--layer-pattern=REGEX",
 	  "layers are CPU events matching REGEX (POSIX ERE;\n"
 	  "the first group, if any, names the layer)" },
+	{ "comm-pattern", 1, OPT_COMM_PATTERN, 34, "--comm-pattern=REGEX",
+	  "kernels whose names match REGEX (POSIX ERE) are\n"
+	  "communication too, beside the built-in rules" },
 	{ "flops-per-step", 1, OPT_FLOPS, 7, "--flops-per-step=F",
 	  "global model FLOPs of one step, for MFU" },
 	{ "model-params", 1, OPT_PARAMS, 8, "--model-params=P",
@@ -308,6 +311,7 @@ cli_parse(struct cli *c, int argc, char **argv)
 		case OPT_NO_CACHE: c->no_cache = 1; break;
 		case OPT_WINDOW: c->window = optarg; break;
 		case OPT_LAYER_PATTERN: c->pattern = optarg; break;
+		case OPT_COMM_PATTERN: c->comm_pattern = optarg; break;
 		case OPT_FLOPS: o->mfu.flops_per_step = count_arg(optarg, "flops-per-step"); break;
 		case OPT_PARAMS: o->mfu.model_params = count_arg(optarg, "model-params"); break;
 		case OPT_TOKENS: o->mfu.tokens_per_step = count_arg(optarg, "tokens-per-step"); break;
@@ -389,21 +393,38 @@ cli_parse(struct cli *c, int argc, char **argv)
 	check_args(argc, c);
 }
 
-int
-cli_compile_pattern(struct cli *c)
+/*
+ * Compiles *pattern into re with flags (and REG_EXTENDED); on failure says
+ * why for option and clears *pattern.
+ */
+static int
+compile(const char **pattern, regex_t *re, int flags, const char *option)
 {
 	char err[1024];
 	int rc;
 
-	if (c->pattern == NULL)
+	if (*pattern == NULL)
 		return 0;
-	if ((rc = regcomp(&c->re, c->pattern, REG_EXTENDED)) != 0) {
-		regerror(rc, &c->re, err, sizeof err);
-		fprintf(stderr, "gantty: --layer-pattern '%s': %s\n", c->pattern, err);
-		c->pattern = NULL;
+	if ((rc = regcomp(re, *pattern, REG_EXTENDED | flags)) != 0) {
+		regerror(rc, re, err, sizeof err);
+		fprintf(stderr, "gantty: %s '%s': %s\n", option, *pattern, err);
+		*pattern = NULL;
 		return -1;
 	}
-	c->opts.layer_pattern = &c->re;
+	return 0;
+}
+
+int
+cli_compile_pattern(struct cli *c)
+{
+	if (compile(&c->pattern, &c->re, 0, "--layer-pattern") < 0 ||
+	    compile(&c->comm_pattern, &c->comm_re, REG_NOSUB,
+	    "--comm-pattern") < 0) {
+		cli_free(c);
+		return -1;
+	}
+	if (c->pattern != NULL)
+		c->opts.layer_pattern = &c->re;
 	return 0;
 }
 
@@ -412,4 +433,7 @@ cli_free(struct cli *c)
 {
 	if (c->pattern != NULL)
 		regfree(&c->re);
+	if (c->comm_pattern != NULL)
+		regfree(&c->comm_re);
+	c->pattern = c->comm_pattern = NULL;
 }

@@ -46,6 +46,8 @@ struct cli {
 	int64_t rank;           /* -1: all */
 	const char *pattern;    /* --layer-pattern, compiled into re */
 	regex_t re;
+	const char *comm_pattern; /* --comm-pattern, compiled into comm_re */
+	regex_t comm_re;
 	struct analysis_opts opts;
 	int diff_steps;         /* --diff-steps=N:M given */
 	int compare;            /* --compare: two traces aligned at step start */
@@ -62,8 +64,9 @@ struct cli {
  */
 void cli_parse(struct cli *c, int argc, char **argv);
 /*
- * Compiles --layer-pattern (if given) into c->re for c->opts.  Returns 0, or
- * -1 after printing why the pattern is not a regular expression.
+ * Compiles --layer-pattern (if given) into c->re for c->opts, and
+ * --comm-pattern into c->comm_re.  Returns 0, or -1 after printing why a
+ * pattern is not a regular expression.
  */
 int cli_compile_pattern(struct cli *c);
 /* Frees what cli_compile_pattern() made. */

@@ -42,6 +42,30 @@ enum event_class {
 	CLASS_MEMORY,
 };
 
+/*
+ * The rules that make a kernel COMM (comm.h), in the order they are tried:
+ * X(id, report key).
+ */
+#define COMM_RULES(X) \
+	X(NCCL,        "nccl")            \
+	X(RCCL,        "rccl")            \
+	X(DEEPEP,      "deepep")          \
+	X(SYMM_MEM,    "symm_mem")        \
+	X(CUSTOM_AR,   "custom_allreduce") \
+	X(NVSHMEM,     "nvshmem")         \
+	X(MSCCLPP,     "mscclpp")         \
+	X(HCCL,        "hccl")            \
+	X(PATTERN,     "comm_pattern")    \
+	X(CONTEXT,     "launch_context")
+
+enum comm_rule {
+	COMM_RULE_NONE = 0,
+#define X(id, key) COMM_RULE_##id,
+	COMM_RULES(X)
+#undef X
+	COMM_NRULES
+};
+
 /* What a category means to gantty; from the category text, case-insensitive. */
 enum cat_kind {
 	CAT_OTHER = 0,

@@ -3,7 +3,8 @@
  * load.  It sorts the trace (trace_sort(), trace.c), then builds what is
  * derived from the sorted events: the tracks' depths, sub-rows, interval
  * indexes and busy sets (track.h), the launch links (link.h, after which
- * the flow endpoints are freed), the events by name (byname.h), and the
+ * the flow endpoints are freed), the kernels' COMM class (comm.h), the
+ * events by name (byname.h), and the
  * lists and counts the analysis reads instead of scanning (count_events()).
  *
  * It lives apart from trace.c because it runs the modules that work on a
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "model/byname.h"
+#include "model/comm.h"
 #include "model/link.h"
 #include "model/trace.h"
 #include "model/track.h"
@@ -101,6 +103,7 @@ trace_finalize(struct trace *t)
 	free(t->flows);
 	t->flows = NULL;
 	t->nflows = t->flows_cap = 0;
+	comm_classify(t, NULL);
 	byname_build(&t->byname, t->events, t->nevents, t->strs.count);
 	count_events(t);
 }

@@ -334,12 +334,10 @@ trace_category(struct trace *t, const char *cat, size_t len)
 }
 
 enum event_class
-trace_classify(enum cat_kind kind, const char *name)
+trace_classify(enum cat_kind kind)
 {
 	switch (kind) {
 	case CAT_KERNEL:
-		if (strcasestr(name, "nccl") != NULL || strcasestr(name, "rccl") != NULL)
-			return CLASS_COMM;
 		return CLASS_COMPUTE;
 	case CAT_GPU_MEMCPY:
 	case CAT_GPU_MEMSET:

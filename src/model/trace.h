@@ -130,6 +130,7 @@ struct trace {
 	/* counted by trace_finalize() */
 	uint64_t nactivities;   /* GPU activities (EVF_ACTIVITY) */
 	uint64_t nlinked;       /* of them, those linked to their launch call */
+	uint64_t comm_rules[COMM_NRULES]; /* kernels each COMM rule took (comm.h) */
 	uint64_t *cat_slices;   /* ncats: each category's 'X' events not from B/E */
 	uint32_t *lists[TRACE_LISTS]; /* see enum trace_list */
 	size_t nlist[TRACE_LISTS];
@@ -230,8 +231,12 @@ void trace_sort(struct trace *t);
 
 /* Classifies a category text; case-insensitive. */
 enum cat_kind trace_cat_kind(const char *cat);
-/* Classifies a GPU activity by category kind and name (SPEC 2). */
-enum event_class trace_classify(enum cat_kind kind, const char *name);
+/*
+ * The class of an 'X' event by its category kind (SPEC 2): MEMORY for a
+ * memcpy or memset, COMPUTE for a kernel (comm_classify(), run by
+ * trace_finalize(), finds the COMM ones), NONE for the rest.
+ */
+enum event_class trace_classify(enum cat_kind kind);
 
 /*
  * The lower-bound searches by start time, one for every caller:

@@ -14,6 +14,7 @@
 #include "report/report_json.h"
 #include "report/listing.h"
 #include "report/emit.h"
+#include "model/comm.h"
 #include "model/trace.h"
 #include "base/units.h"
 #include "base/xalloc.h"
@@ -229,6 +230,23 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 	free(v);
 }
 
+/* "communication kernels: nccl 120, launch_context 3", the rules that took any. */
+static void
+text_comm_classes(FILE *out, const struct trace *t)
+{
+	const char *sep = "  communication kernels by rule: ";
+
+	for (int r = COMM_RULE_NONE + 1; r < COMM_NRULES; r++) {
+		if (t->comm_rules[r] == 0)
+			continue;
+		fprintf(out, "%s%s %" PRIu64, sep, comm_rule_key((enum comm_rule)r),
+		    t->comm_rules[r]);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputs("\n", out);
+}
+
 static void
 text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
     int64_t origin, const struct crossrank *x, size_t part)
@@ -278,6 +296,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 			fputs("\n", out);
 		}
 	}
+	text_comm_classes(out, t);
 	report_diag_text(out, a, x, part, origin);
 	fputs("  tracks:\n", out);
 	for (size_t i = 0; i < t->ntracks; i++) {
@@ -348,6 +367,28 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 		text_part(out, x, x->straggler);
 		fprintf(out, ", last at %zu of %zu collectives; the others waited %s for it\n",
 		    p->last_count, x->ncolls, dur(b1, sizeof b1, p->lost_ns));
+	}
+	if (x->busbw_gbps >= 0) {
+		int32_t lo = -1, hi = -1;
+
+		fprintf(out, "  bus bandwidth of collectives >= %d MiB, from the last "
+		    "arrival: median %.1f GB/s", (int)(CROSSRANK_BW_MIN_BYTES >> 20),
+		    x->busbw_gbps);
+		if (x->expected_gbps >= 0)
+			fprintf(out, " (the link gives %.0f GB/s)", x->expected_gbps);
+		for (size_t p = 0; p < x->nparts; p++) {
+			if (x->parts[p].bw_count == 0)
+				continue;
+			if (lo < 0 || x->parts[p].busbw_gbps < x->parts[lo].busbw_gbps)
+				lo = (int32_t)p;
+			if (hi < 0 || x->parts[p].busbw_gbps > x->parts[hi].busbw_gbps)
+				hi = (int32_t)p;
+		}
+		fputs("; slowest ", out);
+		text_part(out, x, lo);
+		fprintf(out, " %.1f, fastest ", x->parts[lo].busbw_gbps);
+		text_part(out, x, hi);
+		fprintf(out, " %.1f\n", x->parts[hi].busbw_gbps);
 	}
 	if (x->nsteps > 0)
 		fputs("  steps:       slowest              spread\n", out);

@@ -3,12 +3,14 @@
 #include "report/report_json.h"
 
 #include "analysis/analysis.h"
+#include "analysis/bandwidth.h"
 #include "analysis/layers.h"
 #include "analysis/crossrank.h"
 #include "report/json.h"
 #include "report/listing.h"
 #include "report/report_set.h"
 #include "report/report_diag.h"
+#include "model/comm.h"
 #include "model/trace.h"
 
 /* {"start_ns": s, "end_ns": e}, or null without one. */
@@ -350,6 +352,56 @@ json_kernels(struct json *j, const struct analysis *a)
 	json_end(j);
 }
 
+/* v with format fmt, or null when v < 0 (unknown). */
+static void
+json_gbps(struct json *j, const char *key, double v)
+{
+	json_key(j, key);
+	if (v >= 0)
+		json_double(j, "%.3f", v);
+	else
+		json_null(j);
+}
+
+/* Per collective type of the window: what moved, how fast, how fast it could. */
+static void
+json_comm_bandwidth(struct json *j, const struct analysis *a)
+{
+	struct bw_row rows[COLL_NTYPES];
+	size_t n = bandwidth_window(a, 0, rows);
+
+	json_key(j, "comm_bandwidth");
+	json_begin_array(j, JSON_BLOCK);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(j, JSON_INLINE);
+		json_key(j, "type");
+		json_str(j, bandwidth_type_key(rows[i].type));
+		json_key(j, "count");
+		json_uint(j, rows[i].count);
+		json_key(j, "bytes");
+		json_int(j, rows[i].bytes);
+		json_key(j, "time_ns");
+		json_int(j, rows[i].time_ns);
+		json_gbps(j, "busbw_gbps", rows[i].busbw_gbps);
+		json_gbps(j, "expected_busbw_gbps", rows[i].expected_gbps);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+/* How many kernels of the trace each COMM rule took (comm.h), every rule. */
+static void
+json_comm_classes(struct json *j, const struct trace *t)
+{
+	json_key(j, "comm_classes");
+	json_begin_object(j, JSON_INLINE);
+	for (int r = COMM_RULE_NONE + 1; r < COMM_NRULES; r++) {
+		json_key(j, comm_rule_key((enum comm_rule)r));
+		json_uint(j, t->comm_rules[r]);
+	}
+	json_end(j);
+}
+
 /*
  * Every COMM activity of the device with its matching key (crossrank.h),
  * whatever the window: what gantty --reports needs to match collectives
@@ -359,6 +411,7 @@ static void
 json_collectives(struct json *j, const struct analysis *a)
 {
 	struct crossrank_in in;
+	struct coll_bw b;
 
 	crossrank_in_from_analysis(&in, a);
 	json_key(j, "collectives");
@@ -381,6 +434,14 @@ json_collectives(struct json *j, const struct analysis *a)
 		json_int(j, c->ts_ns);
 		json_key(j, "end_ns");
 		json_int(j, c->end_ns);
+		bandwidth_of(a, &a->t->events[c->event], &b);
+		json_key(j, "type");
+		json_str(j, bandwidth_type_key(b.type));
+		json_key(j, "bytes");
+		json_int_or_null(j, b.bytes >= 0, b.bytes);
+		json_gbps(j, "algbw_gbps", b.algbw_gbps);
+		json_gbps(j, "busbw_gbps", b.busbw_gbps);
+		json_gbps(j, "expected_busbw_gbps", b.expected_gbps);
 		json_end(j);
 	}
 	json_end(j);
@@ -427,6 +488,8 @@ json_entry(struct json *j, const struct analysis *a, const struct analysis_opts 
 	json_steps(j, a, o);
 	json_layers(j, a, o);
 	json_kernels(j, a);
+	json_comm_classes(j, t);
+	json_comm_bandwidth(j, a);
 	report_diag_json(j, a, x, part);
 	json_tracks(j, a);
 	json_collectives(j, a);
@@ -536,6 +599,10 @@ json_cross_rank(struct json *j, const struct crossrank *x)
 		json_int(j, cp->lost_ns);
 		json_key(j, "waited_ns");
 		json_int(j, cp->wait_ns);
+		json_key(j, "bandwidth_collectives");
+		json_uint(j, cp->bw_count);
+		json_gbps(j, "busbw_gbps", cp->busbw_gbps);
+		json_gbps(j, "expected_busbw_gbps", cp->expected_gbps);
 		json_end(j);
 	}
 	json_newline(j);        /* closes on its own line, even when empty */

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "report/report_set.h"
+#include "analysis/bandwidth.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
 
@@ -137,6 +138,35 @@ take_steps(struct crossrank_in *in, json_object *e, char *what, size_t wsize)
 	return 0;
 }
 
+/*
+ * The bandwidth fields of collective c (absent from the reports of earlier
+ * versions: unknown) into *r.  Returns 0, or -1 for a bad value.
+ */
+static int
+take_bandwidth(struct crossrank_coll_in *r, json_object *c)
+{
+	const char *type = get_str(c, "type");
+	json_object *m;
+
+	r->bytes = -1;
+	r->expected_gbps = -1;
+	r->type = COLL_OTHER;
+	for (int k = 0; type != NULL && k < COLL_NTYPES; k++)
+		if (strcmp(type, bandwidth_type_key((enum coll_type)k)) == 0)
+			r->type = (uint8_t)k;
+	if (get_i64(c, "bytes", &r->bytes) < 0 || r->bytes < -1)
+		return -1;
+	if (json_object_object_get_ex(c, "expected_busbw_gbps", &m) && m != NULL) {
+		if (!json_object_is_type(m, json_type_double) &&
+		    !json_object_is_type(m, json_type_int))
+			return -1;
+		r->expected_gbps = json_object_get_double(m);
+		if (!(r->expected_gbps >= 0 && r->expected_gbps <= 1e12))
+			return -1;
+	}
+	return 0;
+}
+
 /* Reads the collectives of entry e into in.  Returns 0, or -1. */
 static int
 take_collectives(struct crossrank_in *in, json_object *e, char *what,
@@ -173,6 +203,10 @@ take_collectives(struct crossrank_in *in, json_object *e, char *what,
 			return fail(what, wsize, "collective %zu: needs name, group, "
 			    "by_stream, seq, group_size, start_ns <= end_ns within "
 			    "+-2^62", i);
+		if (take_bandwidth(&r, c) < 0)
+			return fail(what, wsize, "collective %zu: bytes must be an "
+			    "integer >= 0 or null, expected_busbw_gbps a number >= 0 "
+			    "or null", i);
 		if (r.seq < -1)
 			r.seq = -1;
 		r.group_size = gs < -1 || gs > INT32_MAX ? -1 : (int32_t)gs;
