@@ -85,7 +85,7 @@ sed 's/"collectives": \[/"colls": [/' "$tmp/reports/rank-3.json" >"$tmp/old.json
 bad "a report without collectives" 'old.json: ranks\[0\]: no "collectives" array' "$tmp/old.json"
 sed 's/"start_ns": \([0-9]*\), "end_ns"/"start_ns": "x", "end_ns"/' "$tmp/reports/rank-3.json" >"$tmp/str.json"
 bad "a step time that is not a number" 'str.json: ranks\[0\]: step 0' "$tmp/str.json"
-sed 's/"start_ns": [0-9]*, "end_ns": \([0-9]*\)}/"start_ns": -9223372036854775807, "end_ns": \1}/' "$tmp/reports/rank-3.json" >"$tmp/far.json"
+sed 's/"start_ns": [0-9]*, "end_ns": \([0-9]*\), "type"/"start_ns": -9223372036854775807, "end_ns": \1, "type"/' "$tmp/reports/rank-3.json" >"$tmp/far.json"
 bad "a collective beyond the model's time range" 'far.json: ranks\[0\]: collective 0: .*within +-2^62' "$tmp/far.json"
 : >"$tmp/empty.json"
 bad "an empty file" "empty.json: byte 0: not JSON" "$tmp/empty.json"

@@ -149,6 +149,7 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 		if (a->has_window)
 			job_join(&window);
 	}
+	bandwidth_index(&a->bw, &a->dev);
 	if (opts->memory) {
 		struct analysis_memory *am = xcalloc(1, sizeof *am);
 
@@ -176,6 +177,7 @@ analysis_free(struct analysis *a)
 		free(a->memory);
 	}
 	metrics_free(&a->dev);
+	bandwidth_index_free(&a->bw);
 	free(a->steps);
 	free(a->layers);
 	mfu_flops_free(&a->flops);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/bandwidth.h"
 #include "analysis/layers.h"
 #include "analysis/memory.h"
 #include "analysis/metrics.h"
@@ -54,6 +55,7 @@ struct analysis {
 	struct layer *layers;
 	size_t nlayers;
 	struct mfu_result mfu;
+	struct bw_index bw;     /* the device's collectives with message sizes */
 	struct kernel_total top[METRICS_TOP_K];
 	size_t ntop;
 	int has_flops;          /* opts.keep_flops and a window: flops kept */

@@ -3,10 +3,12 @@
 #include "analysis/bandwidth.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/metrics.h"
 #include "base/match.h"
+#include "base/xalloc.h"
 #include "model/trace.h"
 
 /*
@@ -170,10 +172,10 @@ bandwidth_expected(const char *device_name, size_t node_gpus, int64_t n,
 }
 
 void
-bandwidth_of(const struct analysis *a, const struct event *e,
+bandwidth_of(const struct metrics *d, const struct event *e,
     struct coll_bw *out)
 {
-	const struct trace *t = a->t;
+	const struct trace *t = d->t;
 	const struct event_args *ea = trace_args(t, e);
 	const struct comm_args *c = ea != NULL && ea->comm != EV_NONE ?
 	    &t->comms[ea->comm] : NULL;
@@ -194,7 +196,7 @@ bandwidth_of(const struct analysis *a, const struct event *e,
 	if (nel < 0 || size == 0 || nel > INT64_MAX / size)
 		return;
 	out->bytes = nel * size;
-	out->expected_gbps = bandwidth_expected(a->dev.name, t->ndevices,
+	out->expected_gbps = bandwidth_expected(d->name, t->ndevices,
 	    out->group_size, &out->link);
 	if (e->dur_ns <= 0)
 		return;
@@ -211,42 +213,80 @@ add_sat(int64_t *acc, int64_t v)
 		*acc = INT64_MAX;
 }
 
+void
+bandwidth_index(struct bw_index *x, const struct metrics *d)
+{
+	const struct trace *t = d->t;
+	size_t cap = 0;
+
+	x->k = NULL;
+	x->n = 0;
+	/* dev.acts come in start order, so the index does too */
+	for (size_t i = 0; i < d->nacts; i++) {
+		const struct event *e = &t->events[d->acts[i]];
+		struct coll_bw b;
+		struct bw_kernel *k;
+
+		if (e->cls != CLASS_COMM)
+			continue;
+		bandwidth_of(d, e, &b);
+		if (b.bytes < 0)
+			continue;
+		xgrow(&x->k, &cap, x->n + 1, sizeof *x->k);
+		k = &x->k[x->n++];
+		k->ts_ns = e->ts_ns;
+		k->dur_ns = e->dur_ns;
+		k->bytes = b.bytes;
+		k->busbw_gbps = b.busbw_gbps;
+		k->expected_gbps = b.expected_gbps;
+		k->type = (uint8_t)b.type;
+	}
+}
+
+void
+bandwidth_index_free(struct bw_index *x)
+{
+	free(x->k);
+	x->k = NULL;
+	x->n = 0;
+}
+
 size_t
-bandwidth_window(const struct analysis *a, int64_t min_bytes,
-    struct bw_row *rows)
+bandwidth_window(const struct bw_index *x, int64_t start_ns, int64_t end_ns,
+    int64_t min_bytes, struct bw_row *rows)
 {
 	struct {
 		double bus_x_ns, bus_ns, exp_x_ns, exp_ns;
 	} w[COLL_NTYPES];
 	struct bw_row r[COLL_NTYPES];
-	const struct trace *t = a->t;
-	size_t n = 0;
+	size_t n = 0, lo = 0, hi = x->n;
 
-	if (!a->has_window)
-		return 0;
 	memset(w, 0, sizeof w);
 	memset(r, 0, sizeof r);
-	for (size_t i = 0; i < a->dev.nacts; i++) {
-		const struct event *e = &t->events[a->dev.acts[i]];
-		struct coll_bw b;
-		double d = (double)e->dur_ns;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (e->cls != CLASS_COMM || e->ts_ns < a->start_ns ||
-		    e->ts_ns >= a->end_ns)
+		if (x->k[mid].ts_ns < start_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < x->n && x->k[i].ts_ns < end_ns; i++) {
+		const struct bw_kernel *b = &x->k[i];
+		double d = (double)b->dur_ns;
+
+		if (b->bytes < min_bytes)
 			continue;
-		bandwidth_of(a, e, &b);
-		if (b.bytes < 0 || b.bytes < min_bytes)
-			continue;
-		r[b.type].count++;
-		add_sat(&r[b.type].bytes, b.bytes);
-		add_sat(&r[b.type].time_ns, e->dur_ns);
-		if (b.busbw_gbps >= 0) {
-			w[b.type].bus_x_ns += b.busbw_gbps * d;
-			w[b.type].bus_ns += d;
+		r[b->type].count++;
+		add_sat(&r[b->type].bytes, b->bytes);
+		add_sat(&r[b->type].time_ns, b->dur_ns);
+		if (b->busbw_gbps >= 0) {
+			w[b->type].bus_x_ns += b->busbw_gbps * d;
+			w[b->type].bus_ns += d;
 		}
-		if (b.expected_gbps >= 0) {
-			w[b.type].exp_x_ns += b.expected_gbps * d;
-			w[b.type].exp_ns += d;
+		if (b->expected_gbps >= 0) {
+			w[b->type].exp_x_ns += b->expected_gbps * d;
+			w[b->type].exp_ns += d;
 		}
 	}
 	for (int k = 0; k < COLL_NTYPES; k++) {

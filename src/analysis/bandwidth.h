@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct analysis;
 struct event;
+struct metrics;
 
 /* The collective types: X(id, report key). */
 #define BANDWIDTH_TYPES(X) \
@@ -98,16 +98,35 @@ double bandwidth_factor(enum coll_type c, int64_t n);
  */
 double bandwidth_expected(const char *device_name, size_t node_gpus,
     int64_t n, const char **link);
-/* Fills *out for COMM kernel e of a's trace and device. */
-void bandwidth_of(const struct analysis *a, const struct event *e,
+/* Fills *out for COMM kernel e of d's trace and device. */
+void bandwidth_of(const struct metrics *d, const struct event *e,
     struct coll_bw *out);
+/* A device's COMM kernels with message sizes, by start: bandwidth_index(). */
+struct bw_kernel {
+	int64_t ts_ns, dur_ns, bytes;
+	double busbw_gbps, expected_gbps;       /* -1: unknown */
+	uint8_t type;                           /* enum coll_type */
+};
+struct bw_index {
+	struct bw_kernel *k;
+	size_t n;
+};
+
 /*
- * The window's rows of a: one per type that has a COMM kernel with bytes
- * >= min_bytes starting in [a->start_ns, a->end_ns), in type order, into
- * rows[COLL_NTYPES].  Returns their number (0 without a window).  O(k) for
- * the device's k COMM kernels.
+ * Fills x from d's activities (d->acts): every COMM kernel with bytes.
+ * O(k) for its k COMM kernels.  Reads the trace's strings: not while
+ * another thread may intern (layers_find()).
  */
-size_t bandwidth_window(const struct analysis *a, int64_t min_bytes,
-    struct bw_row *rows);
+void bandwidth_index(struct bw_index *x, const struct metrics *d);
+/* Frees x's array; x may be zeroed. */
+void bandwidth_index_free(struct bw_index *x);
+/*
+ * The rows of the window [start_ns, end_ns): one per type that has a
+ * kernel of x with bytes >= min_bytes starting in it, in type order, into
+ * rows[COLL_NTYPES].  Returns their number.  O(log k + kernels in it): the
+ * viewer's panel asks every frame.
+ */
+size_t bandwidth_window(const struct bw_index *x, int64_t start_ns,
+    int64_t end_ns, int64_t min_bytes, struct bw_row *rows);
 
 #endif

@@ -116,7 +116,7 @@ coll_of(struct crossrank_in *in, const struct analysis *a, uint32_t ei)
 	r.end_ns = event_end(e);
 	r.seq = c != NULL && c->seq >= 0 ? c->seq : -1;
 	r.group_size = c != NULL ? c->group_size : -1;
-	bandwidth_of(a, e, &bw);
+	bandwidth_of(&a->dev, e, &bw);
 	r.type = (uint8_t)bw.type;
 	r.bytes = bw.bytes;
 	r.expected_gbps = bw.expected_gbps;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/bandwidth.h"
 #include "analysis/crossrank.h"
 #include "analysis/layers.h"
 #include "analysis/metrics.h"
@@ -114,9 +115,20 @@ selection_summary(struct rctx *c, struct pen *p)
 }
 
 enum wline {
-	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_LEGEND, WL_SEL, WL_RANKS,
-	WL_MEMORY, WL_COMPARE, WL_BASELINE, WL_COUNT
+	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_BANDWIDTH, WL_LEGEND,
+	WL_SEL, WL_RANKS, WL_MEMORY, WL_COMPARE, WL_BASELINE, WL_COUNT
 };
+
+/* The view window's collective bandwidth rows (bandwidth.h); 0 if none. */
+static size_t
+window_bandwidth(const struct view *v, struct bw_row *rows)
+{
+	const struct analysis *an;
+
+	if (v->nan == 0 || (an = view_current(v))->device < 0)
+		return 0;
+	return bandwidth_window(&an->bw, v->m.start_ns, v->m.end_ns, 0, rows);
+}
 
 static void
 draw_window_line(struct rctx *c, struct pen *p, enum wline line)
@@ -194,6 +206,49 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 				render_pen_put(p, ROLE_PANEL, " (%s)", v->mfu.reason);
 		}
 		break;
+	case WL_BANDWIDTH: {
+		struct bw_row rows[COLL_NTYPES];
+		size_t n = window_bandwidth(v, rows);
+
+		const struct crossrank *x = v->compare ? NULL : v->xr;
+		double link = -1;
+
+		if (x != NULL && x->busbw_gbps >= 0) {
+			/* several ranks: measured from the last arrival */
+			int32_t lo = -1;
+
+			for (size_t q = 0; q < x->nparts; q++)
+				if (x->parts[q].bw_count > 0 && (lo < 0 ||
+				    x->parts[q].busbw_gbps < x->parts[lo].busbw_gbps))
+					lo = (int32_t)q;
+			render_pen_put(p, ROLE_PANEL, "busbw from the last arrival: median ");
+			render_pen_put(p, ROLE_VALUE, "%.1f", x->busbw_gbps);
+			render_pen_put(p, ROLE_PANEL, ", slowest rank %lld ",
+			    (long long)x->parts[lo].rank);
+			render_pen_put(p, render_bad_if(x->parts[lo].bw_ratio < 0.5),
+			    "%.1f", x->parts[lo].busbw_gbps);
+			render_pen_put(p, ROLE_PANEL, " GB/s");
+			if (x->expected_gbps >= 0)
+				render_pen_put(p, ROLE_PANEL, ", link %.0f", x->expected_gbps);
+			break;
+		}
+		/* one rank's kernels include their wait for peers: a lower bound */
+		render_pen_put(p, ROLE_PANEL, "busbw (waits included)");
+		for (size_t i = 0; i < n; i++) {
+			render_pen_put(p, ROLE_PANEL, "%s %s ", i ? "," : "",
+			    bandwidth_type_key(rows[i].type));
+			if (rows[i].busbw_gbps < 0)
+				render_pen_put(p, ROLE_VALUE, "-");
+			else
+				render_pen_put(p, ROLE_VALUE, "%.1f", rows[i].busbw_gbps);
+			if (rows[i].expected_gbps > link)
+				link = rows[i].expected_gbps;
+		}
+		render_pen_put(p, ROLE_PANEL, " GB/s");
+		if (link >= 0)
+			render_pen_put(p, ROLE_PANEL, ", link %.0f", link);
+		break;
+	}
 	case WL_LEGEND: {
 		char g[8];
 
@@ -243,6 +298,7 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		if (x->straggler >= 0)
 			render_pen_put(p, ROLE_PANEL, ", straggler rank %lld",
 			    (long long)x->parts[x->straggler].rank);
+
 		if (v->xr_worst >= 0) {
 			const struct crossrank_coll *cc = &x->colls[v->xr_worst];
 			char nm[512];
@@ -310,13 +366,17 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		int prio;       /* lower shows first when rows are short */
 	} lines[] = {
 		{ WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
-		{ WL_MFU, 4 }, { WL_LEGEND, 6 }, { WL_SEL, 1 }, { WL_RANKS, 2 },
+		{ WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 }, { WL_SEL, 1 },
+		{ WL_RANKS, 2 },
 		{ WL_MEMORY, 1 }, { WL_COMPARE, 0 }, { WL_BASELINE, 0 },
 	};
 	int n = (int)(sizeof lines / sizeof lines[0]);
 	int show[WL_COUNT] = { 0 }, used = 0, sel = c->v->sel != SEL_NONE;
 	struct view_baseline bl;
 	int has_base = view_compare_baseline(c->v, &bl);
+	struct bw_row bwr[COLL_NTYPES];
+	int has_bw = window_bandwidth(c->v, bwr) > 0 || (c->v->xr != NULL &&
+	    !c->v->compare && c->v->xr->busbw_gbps >= 0);
 	int w = c->g->w, left = w, row = 0;
 
 	for (int prio = 0; prio <= 6; prio++)
@@ -326,6 +386,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 			    (lines[i].line != WL_RANKS || (c->v->xr != NULL &&
 			    !c->v->compare)) &&
 			    (lines[i].line != WL_MEMORY || c->v->show_memory) &&
+			    (lines[i].line != WL_BANDWIDTH || has_bw) &&
 			    (lines[i].line != WL_COMPARE || c->v->compare) &&
 			    (lines[i].line != WL_BASELINE || has_base)) {
 				show[lines[i].line] = 1;
@@ -438,6 +499,26 @@ draw_event_details(struct rctx *c, int y, int rows)
 			render_pen_put(&p, ROLE_PANEL, "  out %lld elements", (long long)cm->out_nelems);
 		if (cm->seq >= 0)
 			render_pen_put(&p, ROLE_PANEL, "  seq %lld", (long long)cm->seq);
+	}
+	if (e->cls == CLASS_COMM && (e->flags & EVF_ACTIVITY)) {
+		struct coll_bw bw;
+
+		bandwidth_of(&an->dev, e, &bw);
+		if (bw.bytes >= 0 && NEXT_ROW()) {
+			render_pen_put(&p, ROLE_PANEL, "%s: %lld bytes", bandwidth_type_key(bw.type),
+			    (long long)bw.bytes);
+			if (bw.algbw_gbps >= 0)
+				render_pen_put(&p, ROLE_PANEL, "  algbw %.1f GB/s", bw.algbw_gbps);
+			if (bw.busbw_gbps >= 0) {
+				render_pen_put(&p, ROLE_PANEL, "  busbw ");
+				render_pen_put(&p, render_bad_if(bw.expected_gbps > 0 &&
+				    bw.busbw_gbps < 0.25 * bw.expected_gbps), "%.1f GB/s",
+				    bw.busbw_gbps);
+			}
+			if (bw.expected_gbps >= 0)
+				render_pen_put(&p, ROLE_PANEL, "  (%s gives %.0f)", bw.link,
+				    bw.expected_gbps);
+		}
 	}
 #undef NEXT_ROW
 }

@@ -204,14 +204,24 @@ short_kernel_name(const char *name, char *buf, size_t n)
 	return buf;
 }
 
-/* The name to show for event e: kernels shortened, everything else whole. */
+/*
+ * The name to show for event e: kernels shortened, everything else whole;
+ * a generic communication kernel (NCCL's ncclDevKernel_Generic, which runs
+ * whatever collective its arguments say) by its collective's name.
+ */
 const char *
 render_display_name(const struct trace *t, const struct event *e, char *buf, size_t n)
 {
 	const char *name = trace_str(t, e->name);
+	const struct event_args *a;
 
-	if ((e->flags & EVF_ACTIVITY) && e->cls != CLASS_MEMORY)
-		return short_kernel_name(name, buf, n);
+	if (!(e->flags & EVF_ACTIVITY) || e->cls == CLASS_MEMORY)
+		return name;
+	name = short_kernel_name(name, buf, n);
+	if (e->cls == CLASS_COMM && strncmp(name, "Generic", 7) == 0 &&
+	    (a = trace_args(t, e)) != NULL && a->comm != EV_NONE &&
+	    t->comms[a->comm].collective != 0)
+		return trace_str(t, t->comms[a->comm].collective);
 	return name;
 }
 

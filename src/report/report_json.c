@@ -368,7 +368,8 @@ static void
 json_comm_bandwidth(struct json *j, const struct analysis *a)
 {
 	struct bw_row rows[COLL_NTYPES];
-	size_t n = bandwidth_window(a, 0, rows);
+	size_t n = a->has_window ? bandwidth_window(&a->bw, a->start_ns,
+	    a->end_ns, 0, rows) : 0;
 
 	json_key(j, "comm_bandwidth");
 	json_begin_array(j, JSON_BLOCK);
@@ -434,7 +435,7 @@ json_collectives(struct json *j, const struct analysis *a)
 		json_int(j, c->ts_ns);
 		json_key(j, "end_ns");
 		json_int(j, c->end_ns);
-		bandwidth_of(a, &a->t->events[c->event], &b);
+		bandwidth_of(&a->dev, &a->t->events[c->event], &b);
 		json_key(j, "type");
 		json_str(j, bandwidth_type_key(b.type));
 		json_key(j, "bytes");
