@@ -2,7 +2,9 @@
 # Communication as real jobs have it (SPEC 2, 3): kernels of other libraries
 # than NCCL count as communication (a DeepEP-like fixture, the B200 corpus
 # trace's symmetric-memory all-reduce), --comm-pattern adds names, compute
-# kernels with "reduce" in their names stay compute; and on generated jobs
+# kernels with "reduce" in their names stay compute; the DDP ResNet corpus
+# trace (no FSDP) gets backward layers that own its exposed all-reduce; and
+# on generated jobs
 # with known message sizes and durations (tests/commjob.py) every
 # collective's bytes, algbw and busbw, the window's time-weighted busbw and
 # each rank's busbw from the last arrival equal an independent computation
@@ -73,6 +75,27 @@ sys.exit(0 if r["gpu"]["comm_ns"] >= 2000000 and r["comm_classes"]["symm_mem"] >
 ' "$tmp/b200.out"
 else
 	skip "the B200 trace's all-reduce is communication" "no corpus at $corpus"
+fi
+resnet=$corpus/tracelens/tests/traces/mi300/resnet_act_checkpoint.json.gz
+if [ -f "$resnet" ]; then
+	"$GANTTY" --report --format=json -q "$resnet" >"$tmp/resnet.out" 2>&1
+	check "the DDP ResNet trace (no FSDP) has backward layers, and its exposed
+all-reduce is their own exposed comm: the outermost module's per step add up
+to the all-reduce's exposed time, and the worst layer is a backward one" \
+	    "$PYTHON3" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["ranks"][0]
+bwd = [l for l in r["layers"] if l["phase"] == "backward"]
+top = [l for l in bwd if l["name"] == "DistributedDataParallel_0"]
+ar = [f for f in r["findings"] if f["kind"] == "exposed_comm"][0]["evidence"]["all_reduce_exposed_ns"]
+own = sum(l["own_exposed_comm_ns"] for l in top)
+worst = max(r["layers"], key=lambda l: l["own_exposed_comm_ns"])
+print(len(bwd), len(top), own, ar, worst["name"], worst["phase"], file=sys.stderr)
+sys.exit(0 if len(bwd) > 50 and len(top) == 3 and abs(own - ar) <= 0.01 * ar
+         and worst["phase"] == "backward" else 1)
+' "$tmp/resnet.out"
+else
+	skip "the DDP ResNet trace has backward layers" "no corpus at $corpus"
 fi
 
 # ---- bandwidth on generated jobs -------------------------------------------

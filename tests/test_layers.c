@@ -319,6 +319,69 @@ Test(layers, modules)
 	fix_free(&f);
 }
 
+/* An autograd op (cpu_op) with its Sequence number and Fwd thread id. */
+static void
+autograd_op(const char *name, int tid, long long ts, long long dur, int seq,
+    int fwd_tid)
+{
+	j_sep();
+	fprintf(jf, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": 100,"
+	    " \"tid\": %d, \"ts\": %lld, \"dur\": %lld, \"args\": {\"External id\": %d,"
+	    " \"Sequence number\": %d, \"Fwd thread id\": %d}}", name, tid, ts, dur,
+	    1000 + seq * 2 + (fwd_tid > 0), seq, fwd_tid);
+}
+
+/*
+ * Modules get backward layers from the autograd ops: a backward op (Fwd
+ * thread id 1) belongs to the module around the forward op of its sequence
+ * number on the thread that shares most of them (tid 1, not the decoy tid
+ * 3); a module's backward runs to the next backward op of its thread (the
+ * last to the end of that thread's work in the step), so the all-reduce
+ * DDP launches right after a module's gradient is its own.
+ *   Linear_1 bwd [300, 360): gemm [400,420) + AR [420,470): compute 20,
+ *     comm 50, all exposed, own 50 / 50, estimate 30.
+ *   Linear_0 bwd [360, 410): gemm [470,480) + AR [480,530): compute 10,
+ *     comm 50, own 50 / 50, estimate 40.
+ *   Net_0 bwd [300, 410): GPU [400,530), compute 30, comm 100, own
+ *     100 / 100, estimate 70.
+ */
+Test(layers, modules_backward)
+{
+	static const struct want w[] = {
+		{ "Net_0", LAYER_FORWARD, 1, 10, 200, 100, 130, 30, 0, 0, 0, 0, 0 },
+		{ "Linear_0", LAYER_FORWARD, 1, 20, 60, 100, 110, 10, 0, 0, 0, 0, 0 },
+		{ "Linear_1", LAYER_FORWARD, 1, 70, 120, 110, 130, 20, 0, 0, 0, 0, 0 },
+		{ "Net_0", LAYER_BACKWARD, 1, 300, 410, 400, 530, 30, 100, 100, 100, 100, 70 },
+		{ "Linear_1", LAYER_BACKWARD, 1, 300, 360, 400, 470, 20, 50, 50, 50, 50, 30 },
+		{ "Linear_0", LAYER_BACKWARD, 1, 360, 410, 470, 530, 10, 50, 50, 50, 50, 40 },
+	};
+	struct fix f;
+
+	next_corr = 1;
+	j_begin();
+	step(1, 0, 1000);
+	cpu("python_function", "nn.Module: Net_0", 1, 10, 190);
+	cpu("python_function", "nn.Module: Linear_0", 1, 20, 40);
+	autograd_op("aten::linear", 1, 25, 10, 5, 0);
+	kernel(1, 26, "gemm", 100, 110);
+	cpu("python_function", "nn.Module: Linear_1", 1, 70, 50);
+	autograd_op("aten::linear", 1, 75, 10, 6, 0);
+	kernel(1, 76, "gemm", 110, 130);
+	autograd_op("aten::decoy", 3, 30, 5, 5, 0);
+	autograd_op("autograd::engine::evaluate_function: AddmmBackward0", 2, 300, 40, 6, 1);
+	kernel(2, 305, "gemm", 400, 420);
+	cpu("cpu_op", "record_param_comms", 2, 345, 5);
+	kernel(2, 346, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 420, 470);
+	autograd_op("autograd::engine::evaluate_function: AddmmBackward0", 2, 360, 40, 5, 1);
+	kernel(2, 365, "gemm", 470, 480);
+	cpu("cpu_op", "record_param_comms", 2, 405, 5);
+	kernel(2, 406, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 480, 530);
+	j_load(&f.t);
+	fix_find(&f, NULL);
+	check_all(&f, LAYER_MODULE, w, 6);
+	fix_free(&f);
+}
+
 /* The pattern replaces the built-in sources; its group names the layer. */
 Test(layers, pattern_with_group)
 {

@@ -961,34 +961,300 @@ fsdp1_collect(struct ctx *c)
 /* ------------------------------------------------------------------ */
 /* nn.Module and pattern layers. */
 
+/* A module's forward span: what its backward is found from. */
+struct mod_span {
+	uint32_t track;
+	int64_t start_ns, end_ns;
+	uint32_t layer;         /* its forward layer */
+	uint32_t parent;        /* the innermost span around it, or NONE */
+	int64_t bwd_start, bwd_end;     /* INT64_MAX, INT64_MIN: none yet */
+	uint32_t bwd_track;     /* the thread of its backward ops */
+};
+
+/* An autograd op: its sequence number, and its thread or forward thread. */
+struct seq_op {
+	int64_t seq;            /* "Sequence number" */
+	uint32_t key;           /* forward ops: the track; backward: Fwd thread id */
+	uint32_t ev;
+};
+
+static int
+seq_op_cmp(const void *pa, const void *pb)
+{
+	const struct seq_op *a = pa, *b = pb;
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+/*
+ * The end of the last work of track k that starts before ts_ns: the
+ * outermost event there (nesting: it ends last), at least the end of the
+ * events after it.
+ */
+static int64_t
+last_work(const struct trace *t, uint32_t k, int64_t ts_ns)
+{
+	const struct track *tr = &t->tracks[k];
+	uint32_t i = trace_track_lower_bound(t, tr, ts_ns);
+	int64_t end = INT64_MIN;
+
+	while (i > tr->first) {
+		const struct event *e = &t->events[--i];
+
+		end = max64(end, event_end(e));
+		if (e->depth == 0)
+			break;
+	}
+	return end;
+}
+
+static int
+seq_op_ev_cmp(const void *pa, const void *pb)
+{
+	const struct seq_op *a = pa, *b = pb;
+
+	return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+/* (Fwd thread id, track) pairs, counted to tell which track each id is. */
+struct tid_pair {
+	uint32_t tid, track;
+};
+
+static int
+tid_pair_cmp(const void *pa, const void *pb)
+{
+	const struct tid_pair *a = pa, *b = pb;
+
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return a->track < b->track ? -1 : a->track > b->track;
+}
+
+/* The first forward op of f[0..n) with seq s on track (n if none). */
+static size_t
+seq_find(const struct seq_op *f, size_t n, int64_t s, uint32_t track)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f[mid].seq < s || (f[mid].seq == s && f[mid].key < track))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && f[lo].seq == s && f[lo].key == track ? lo : n;
+}
+
+/*
+ * The forward thread of each Fwd thread id (a profiler-internal number,
+ * not a tid): the track whose forward ops share the most sequence numbers
+ * with the backward ops of that id (ties: the first track).  Returns a
+ * malloc'd map of *nmap (Fwd thread id -> track or NONE).
+ */
+static uint32_t *
+fwd_tracks(const struct seq_op *f, size_t nf, const struct seq_op *b,
+    size_t nb, uint32_t *nmap)
+{
+	struct tid_pair *p = NULL;
+	size_t np = 0, cap = 0;
+	uint32_t *map, best = 0;
+
+	*nmap = 0;
+	for (size_t i = 0; i < nb; i++) {
+		size_t lo = 0, hi = nf;
+
+		if (b[i].key + 1 > *nmap)
+			*nmap = b[i].key + 1;
+		while (lo < hi) {       /* the first forward op with its seq */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (f[mid].seq < b[i].seq)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t j = lo; j < nf && f[j].seq == b[i].seq; j++) {
+			if (j > lo && f[j].key == f[j - 1].key)
+				continue;
+			xgrow(&p, &cap, np + 1, sizeof *p);
+			p[np].tid = b[i].key;
+			p[np++].track = f[j].key;
+		}
+	}
+	map = xreallocarray(NULL, *nmap ? *nmap : 1, sizeof *map);
+	for (uint32_t k = 0; k < *nmap; k++)
+		map[k] = NONE;
+	sort(p, np, sizeof *p, tid_pair_cmp);
+	for (size_t i = 0, j, most = 0; i < np; i = j) {
+		for (j = i; j < np && p[j].tid == p[i].tid &&
+		    p[j].track == p[i].track; j++)
+			;
+		if (i == 0 || p[i].tid != p[i - 1].tid)
+			most = 0;
+		if (j - i > most) {
+			most = j - i;
+			best = p[i].track;
+			map[p[i].tid] = best;
+		}
+	}
+	free(p);
+	return map;
+}
+
+/*
+ * The backward of the module spans s[0..n) (by track, then start, parents
+ * set), as layers.h says: each backward op (Fwd thread id > 0) belongs to
+ * the forward op of its sequence number on its forward thread, so to every
+ * module span around that op; a span's backward runs from the first start
+ * of its backward ops to the next backward op on their thread after its
+ * last one (or, for the last, to the end of that thread's last work in the
+ * step), since DDP launches a bucket's all-reduce right after the op whose
+ * gradient fills it.
+ */
+static void
+module_backward(struct ctx *c, struct mod_span *s, size_t n)
+{
+	const struct trace *t = c->t;
+	struct seq_op *f = NULL, *b = NULL;
+	size_t nf = 0, nb = 0, fcap = 0, bcap = 0;
+	uint32_t *map, nmap;
+
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct event *e = &t->events[i];
+		const struct event_args *a = trace_args(t, e);
+		int64_t seq;
+
+		if (a == NULL || a->nums == EV_NONE || e->ph != 'X' ||
+		    (seq = t->nums[a->nums].seq) < 0 ||
+		    t->tracks[e->track].kind != TRACK_CPU)
+			continue;
+		if (ARG_SEQ_FWD_TID(seq) == 0) {
+			xgrow(&f, &fcap, nf + 1, sizeof *f);
+			f[nf++] = (struct seq_op){ ARG_SEQ_NR(seq), e->track, (uint32_t)i };
+		} else {
+			xgrow(&b, &bcap, nb + 1, sizeof *b);
+			b[nb++] = (struct seq_op){ ARG_SEQ_NR(seq),
+			    (uint32_t)ARG_SEQ_FWD_TID(seq), (uint32_t)i };
+		}
+	}
+	sort(f, nf, sizeof *f, seq_op_cmp);
+	map = fwd_tracks(f, nf, b, nb, &nmap);
+	for (size_t i = 0; i < nb; i++) {
+		const struct event *be = &t->events[b[i].ev];
+		uint32_t track = b[i].key < nmap ? map[b[i].key] : NONE;
+		size_t k = track == NONE ? nf : seq_find(f, nf, b[i].seq, track);
+		int64_t ts;
+		size_t lo = 0, hi = n;
+		uint32_t m;
+
+		if (k == nf)
+			continue;
+		ts = t->events[f[k].ev].ts_ns;
+		while (lo < hi) {       /* the last span of the track from before ts */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s[mid].track < track ||
+			    (s[mid].track == track && s[mid].start_ns <= ts))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == 0 || s[lo - 1].track != track)
+			continue;
+		/* up to the innermost span holding the op, then every one above */
+		for (m = (uint32_t)(lo - 1); m != NONE && s[m].end_ns <= ts;
+		    m = s[m].parent)
+			;
+		for (; m != NONE; m = s[m].parent) {
+			s[m].bwd_start = min64(s[m].bwd_start, be->ts_ns);
+			s[m].bwd_end = max64(s[m].bwd_end, event_end(be));
+			s[m].bwd_track = be->track;
+		}
+	}
+	/* the backward ops by event index: by track, then start */
+	sort(b, nb, sizeof *b, seq_op_ev_cmp);
+	for (size_t i = 0; i < n; i++) {
+		int64_t end = s[i].bwd_end, cut;
+		long st;
+		size_t lo = 0, hi = nb;
+
+		if (s[i].bwd_start > s[i].bwd_end)
+			continue;
+		st = step_index(c, s[i].bwd_start);
+		cut = st >= 0 ? last_work(t, s[i].bwd_track, c->steps[st].end_ns) :
+		    INT64_MAX;
+		while (lo < hi) {       /* the first op of its thread from its end */
+			size_t mid = lo + (hi - lo) / 2;
+			const struct event *e = &t->events[b[mid].ev];
+
+			if (e->track < s[i].bwd_track ||
+			    (e->track == s[i].bwd_track && e->ts_ns < s[i].bwd_end))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < nb && t->events[b[lo].ev].track == s[i].bwd_track)
+			end = max64(end, min64(t->events[b[lo].ev].ts_ns, cut));
+		else if (cut != INT64_MAX)
+			end = max64(end, cut);
+		add_layer(c, c->l[s[i].layer].name, LAYER_BACKWARD, LAYER_MODULE,
+		    s[i].bwd_start, end);
+	}
+	free(map);
+	free(f);
+	free(b);
+}
+
 static void
 module_collect(struct ctx *c)
 {
 	static const char prefix[] = "nn.Module: ";
 	const struct trace *t = c->t;
-	uint32_t *cache = name_cache(c), *sel;
-	size_t nsel = cpu_slices_named(c, byname_prefix, prefix, &sel);
+	uint32_t *cache = name_cache(c), *sel, *stack;
+	size_t nsel = cpu_slices_named(c, byname_prefix, prefix, &sel), ns = 0, depth = 0;
+	struct mod_span *s = xreallocarray(NULL, nsel ? nsel : 1, sizeof *s);
 
+	stack = xreallocarray(NULL, nsel ? nsel : 1, sizeof *stack);
+	/* sel is in index order: by track, then start (longest first) */
 	for (size_t j = 0; j < nsel; j++) {
 		const struct event *e = &t->events[sel[j]];
 
 		if (t->cat_kinds[e->cat] != CAT_PYTHON_FUNCTION)
 			continue;
 		if (cache[e->name] == NAME_UNKNOWN) {
-			const char *s = trace_str(t, e->name);
+			const char *str = trace_str(t, e->name);
 
-			if (strncmp(s, prefix, sizeof prefix - 1) != 0)
+			if (strncmp(str, prefix, sizeof prefix - 1) != 0)
 				cache[e->name] = NAME_NO;
-			else if (s[sizeof prefix - 1] == '\0')
+			else if (str[sizeof prefix - 1] == '\0')
 				cache[e->name] = e->name;
 			else
-				cache[e->name] = intern(c, s + sizeof prefix - 1,
-				    strlen(s + sizeof prefix - 1));
+				cache[e->name] = intern(c, str + sizeof prefix - 1,
+				    strlen(str + sizeof prefix - 1));
 		}
-		if (cache[e->name] != NAME_NO)
-			add_layer(c, cache[e->name], LAYER_FORWARD, LAYER_MODULE,
-			    e->ts_ns, event_end(e));
+		if (cache[e->name] == NAME_NO)
+			continue;
+		add_layer(c, cache[e->name], LAYER_FORWARD, LAYER_MODULE,
+		    e->ts_ns, event_end(e));
+		while (depth > 0 && (s[stack[depth - 1]].track != e->track ||
+		    s[stack[depth - 1]].end_ns <= e->ts_ns))
+			depth--;
+		s[ns] = (struct mod_span){ e->track, e->ts_ns, event_end(e),
+		    (uint32_t)(c->n - 1), depth > 0 ? stack[depth - 1] : NONE,
+		    INT64_MAX, INT64_MIN, 0 };
+		stack[depth++] = (uint32_t)ns++;
 	}
+	if (ns > 0)
+		module_backward(c, s, ns);
+	free(stack);
+	free(s);
 	free(sel);
 	free(cache);
 }

@@ -13,7 +13,18 @@
  *     "FullyShardedDataParallel.forward" (and "..._pre_backward_hook" ..
  *     "..._post_backward_hook" for backward); named by occurrence order,
  *     since FSDP1 writes no module name.
- *  3. Modules: python_function events "nn.Module: Name_k" (forward only).
+ *  3. Modules: python_function events "nn.Module: Name_k" give forward
+ *     layers, and their backward comes from the autograd ops (SPEC 3): a
+ *     backward op (a CPU op whose "Fwd thread id" is not 0) belongs to the
+ *     forward op with its "Sequence number" on its forward thread (the
+ *     thread whose forward ops share the most sequence numbers with the
+ *     backward ops of that Fwd thread id, a profiler-internal number), and
+ *     so to every module span around that forward op.  A module's backward
+ *     layer runs from the start of its first backward op to the start of the
+ *     next backward op on that thread after its last one, or, for the last
+ *     of a step, to the end of that thread's last work in the step: DDP
+ *     launches a bucket's all-reduce right after the op whose gradient
+ *     completes it, and that all-reduce is then the layer's own.
  *  4. A user pattern (POSIX extended regex) matched against the names of CPU
  *     events of any category; the first parenthesised group, if any, is the
  *     layer name, else the whole event name; phase "span".

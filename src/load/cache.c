@@ -35,7 +35,7 @@
  */
 _Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
 _Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see cache.c");
-_Static_assert(sizeof(struct arg_nums) == 16, "struct arg_nums changed: see cache.c");
+_Static_assert(sizeof(struct arg_nums) == 24, "struct arg_nums changed: see cache.c");
 _Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
 _Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: see cache.c");
 _Static_assert(sizeof(struct track) % 8 == 0, "tracks are read in place");

@@ -152,6 +152,14 @@ args_take(const struct arg_src *s, int is_memory)
 		a.stream = (int32_t)n, any = 1;
 	if (src_double(s, JA_FLOPS, &nums.flops))
 		any = 1;
+	if (src_int(s, JA_SEQ_NR, &n) > 0 && n >= 0 && n < (INT64_C(1) << 48)) {
+		int64_t tid = 0;
+
+		if (src_int(s, JA_FWD_TID, &tid) <= 0 || tid < 0 || tid >= (1 << 15))
+			tid = 0;
+		nums.seq = n | tid << 48;
+		any = 1;
+	}
 	if (is_memory && src_double(s, JA_TOTAL_ALLOCATED, &nums.value))
 		any = 1;
 	if (is_memory) {

@@ -87,6 +87,8 @@ struct jval {
 	X(JA_OUT_NELEMS, 1, "Out msg nelems") \
 	X(JA_SEQ_UC, 1, "Seq") \
 	X(JA_SEQ, 1, "seq") \
+	X(JA_SEQ_NR, 1, "Sequence number") \
+	X(JA_FWD_TID, 1, "Fwd thread id") \
 	X(JA_NAME, 1, "name") \
 	X(JA_SORT_INDEX, 1, "sort_index")
 

@@ -127,14 +127,19 @@ struct event_args {
 	                           are ARG_NUMS_NONE */
 };
 
-/* The floating-point arguments of an event. */
+/* The rarer numeric arguments of an event. */
 struct arg_nums {
 	double flops;           /* args.flops, < 0 if absent; [memory] events
 	                           (which have no FLOPs): Total Reserved, 0 if absent */
 	double value;           /* counters: the first numeric arg; [memory]: Total Allocated; else 0 */
+	int64_t seq;            /* autograd ops: "Sequence number" (< 2^48) |
+	                           "Fwd thread id" (< 2^15, 0 if absent) << 48;
+	                           -1 if absent or out of range */
 };
-/* What an event without stored nums reads: no FLOPs, value 0. */
-#define ARG_NUMS_NONE ((struct arg_nums){ -1.0, 0.0 })
+/* What an event without stored nums reads: no FLOPs, value 0, no seq. */
+#define ARG_NUMS_NONE ((struct arg_nums){ -1.0, 0.0, -1 })
+#define ARG_SEQ_NR(seq) ((seq) & ((INT64_C(1) << 48) - 1))
+#define ARG_SEQ_FWD_TID(seq) ((seq) >> 48)
 
 /* NCCL collective fields (record_param_comms and newer NCCL kernels). */
 struct comm_args {
