@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/bandwidth.h"
 #include "analysis/layers.h"
 #include "analysis/crossrank.h"
 #include "report/report_set.h"
@@ -127,6 +128,30 @@ pct(int64_t part, int64_t whole)
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/*
+ * "collectives: all_reduce 12x 402.7 MB, busbw 2.6 GB/s (link 448)": the
+ * window's collectives with message sizes, per type (waits included).
+ */
+static void
+text_bandwidth(FILE *out, const struct analysis *a)
+{
+	struct bw_row rows[COLL_NTYPES];
+	size_t n = bandwidth_window(&a->bw, a->start_ns, a->end_ns, 0, rows);
+
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s%s %" PRIu64 "x %.1f MB", i ? "; " :
+		    "  collectives (busbw with the waits for peers): ",
+		    bandwidth_type_key(rows[i].type), rows[i].count,
+		    (double)rows[i].bytes / 1e6);
+		if (rows[i].busbw_gbps >= 0)
+			fprintf(out, ", busbw %.1f GB/s", rows[i].busbw_gbps);
+		if (rows[i].expected_gbps >= 0)
+			fprintf(out, " (link %.0f)", rows[i].expected_gbps);
+	}
+	if (n > 0)
+		fputs("\n", out);
+}
+
 static void
 text_metrics(FILE *out, const struct analysis *a, int64_t origin)
 {
@@ -162,6 +187,7 @@ text_metrics(FILE *out, const struct analysis *a, int64_t origin)
 		    dur(b1, sizeof b1, m->top[0].dur_ns),
 		    dur(b3, sizeof b3, diff_ns(m->top[0].start_ns, origin)));
 	fputs("\n", out);
+	text_bandwidth(out, a);
 	if (a->mfu.has_value)
 		fprintf(out, "  MFU %.1f%% (%s, peak %.0f TFLOP/s)\n",
 		    100.0 * a->mfu.value, a->mfu.source, a->mfu.peak_tflops);
