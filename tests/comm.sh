@@ -9,8 +9,9 @@
 # collective's bytes, algbw and busbw, the window's time-weighted busbw and
 # each rank's busbw from the last arrival equal an independent computation
 # to 0.1%, a rank pair with a 4x slower link raises slow_collective naming
-# those two ranks, from the traces and from per-rank reports alike, and a
-# clean job raises none.
+# those two ranks, from the traces and from per-rank reports alike, a job
+# whose every collective is slow raises it for the whole job, and a clean
+# job raises none.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 [ -n "$PYTHON3" ] || skip_all "no python3"
@@ -166,6 +167,19 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 sys.exit(1 if any(f["kind"] == "slow_collective" for f in doc["cross_rank"]["findings"]) else 0)
 ' "$tmp/clean.out"
+"$PYTHON3" "$top_srcdir/tests/commjob.py" "$tmp/net" --seed=3 --busbw=50 ||
+    bail "commjob.py (slow network)"
+"$GANTTY" --report --format=json -q "$tmp/net"/rank-*.json >"$tmp/net.out" ||
+    fail "--report of the slow-network job"
+check "a job whose every collective runs at 50 GB/s on H100s (450) raises
+slow_collective for the whole job" "$PYTHON3" -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+f = [f for f in doc["cross_rank"]["findings"] if f["kind"] == "slow_collective"]
+print([x["summary"] for x in f], file=sys.stderr)
+sys.exit(0 if len(f) == 1 and f[0]["summary"].startswith("collectives reach 50.0 GB/s")
+         and f[0]["evidence"]["expected_busbw_gbps"] == 450 else 1)
+' "$tmp/net.out"
 mkdir "$tmp/reports"
 for f in "$tmp/slow"/rank-*.json; do
 	"$GANTTY" --report --format=json -q "$f" >"$tmp/reports/${f##*/}" ||

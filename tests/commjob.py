@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""commjob.py OUT [--slow-pair=K] [--ranks=N] [--seed=S]: writes a small
+"""commjob.py OUT [--slow-pair=K] [--busbw=G] [--ranks=N] [--seed=S]: writes a small
 multi-rank Kineto job whose collectives have known message sizes and
 durations, for tests/comm.sh, and OUT/manifest.json with what every
 collective moved, computed here independently of gantty:
@@ -14,8 +14,8 @@ step a compute kernel, then collectives launched inside record_param_comms
 without the kernel-side copy): a world all-reduce, a world all-gather, and
 an all-reduce within each rank pair {2i, 2i+1} (process groups "pair-i").
 Ranks arrive at random times; a collective ends on every member at the
-latest start plus its transfer time, bytes x factor / 300 GB/s.  With
---slow-pair=K the collectives of pair K take 4x longer (a slow link).
+latest start plus its transfer time, bytes x factor / 300 GB/s (--busbw).
+With --slow-pair=K the collectives of pair K take 4x longer (a slow link).
 """
 import json
 import os
@@ -25,7 +25,6 @@ import sys
 FACTOR = {"allreduce": lambda n: 2.0 * (n - 1) / n,
           "_allgather_base": lambda n: (n - 1) / n}
 SIZE = {"BFloat16": 2, "Float": 4}
-BUSBW = 300.0        # GB/s, bytes per ns
 
 
 def main():
@@ -34,6 +33,7 @@ def main():
     nranks = int(opts.get("ranks", 8))
     slow = int(opts.get("slow-pair", -1))
     rng = random.Random(int(opts.get("seed", 1)))
+    busbw = float(opts.get("busbw", 300))      # GB/s, bytes per ns
     os.makedirs(out, exist_ok=True)
     events = {r: [] for r in range(nranks)}
     corr = {r: 1 for r in range(nranks)}
@@ -61,7 +61,7 @@ def main():
             in_n, out_n = nelems, nelems
         nbytes = max(in_n, out_n) * SIZE[dtype]
         f = FACTOR[coll](n)
-        xfer = int(nbytes * f / BUSBW) * slow_factor
+        xfer = int(nbytes * f / busbw) * slow_factor
         starts = {r: base[r] + rng.randrange(0, 200_000) for r in members}
         last = max(starts.values())
         for r in members:
