@@ -161,6 +161,7 @@ Test(keymap, help_texts)
 		cr_expect(strchr(h, '\t') == NULL && strchr(h, '\n') == NULL);
 	}
 	cr_expect_str_eq(keymap_help(CMD_QUIT), "quit");
-	cr_expect_str_eq(keymap_help(CMD_NEXT_OUTLIER), "next outlier step");
+	cr_expect_str_eq(keymap_help(CMD_NEXT_OUTLIER),
+	    "outlier step under or after the cursor, then the next");
 	cr_expect_str_eq(keymap_help(CMD_COUNT), "");
 }

@@ -435,6 +435,16 @@ Test(window, simple_commands)
 
 /* ---- navigation ---- */
 
+/* Sets the cursor onto the column holding ts_us. */
+static void
+cursor_at(struct view *v, long long ts_us)
+{
+	int c = view_ns_col(v, ts_us * US);
+
+	cr_assert(c >= 0 && c < v->cols);
+	view_set_cursor(v, c);
+}
+
 Test(nav, init_fits_gpu_activity)
 {
 	struct fix f;
@@ -461,14 +471,18 @@ Test(nav, steps_forward_and_backward)
 
 	fix_nav(&f, 200);
 	/*
-	 * The centre is 12447.5 us, in step 4 ([12050,12840) on the GPU): the
-	 * next step starting after it is step 5, GPU [15050,17050).
+	 * The cursor (column 100 of the fit view) is at 12447.5 us, in step 4
+	 * ([12050,12840) on the GPU): ] selects the step under it, then the
+	 * next one, step 5, GPU [15050,17050).
 	 */
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_STEP), VIEW_RECALC);
 	cr_assert_eq(f.v.sel, SEL_STEP);
+	cr_assert_eq(f.v.sel_index, 3);
+	assert_zoomed_to(&f.v, 12050, 12840);
+	cr_assert_eq(f.v.nzoom, 1);
+	view_do(&f.v, CMD_NEXT_STEP);
 	cr_assert_eq(f.v.sel_index, 4);
 	assert_zoomed_to(&f.v, 15050, 17050);
-	cr_assert_eq(f.v.nzoom, 1);
 	view_do(&f.v, CMD_NEXT_STEP);
 	cr_assert_eq(f.v.sel_index, 5);
 	assert_zoomed_to(&f.v, 18050, 18855);
@@ -481,21 +495,48 @@ Test(nav, steps_forward_and_backward)
 	view_do(&f.v, CMD_PREV_STEP);
 	cr_assert_eq(f.v.sel_index, 5);
 	cr_assert_str_eq(f.v.message, "");
-	cr_assert_eq(f.v.nzoom, 4);
+	cr_assert_eq(f.v.nzoom, 5);
 	/* z goes back through the steps. */
 	view_do(&f.v, CMD_UNZOOM);
 	assert_zoomed_to(&f.v, 21050, 21845);
 
 	/*
-	 * With nothing selected, backward: the last step whose GPU extent
-	 * ends at or before the centre, step 3 [9050,9860).
+	 * With nothing selected, backward: the step under the cursor too,
+	 * then step 3 [9050,9860); with the cursor between steps (13500 us),
+	 * the last step whose GPU extent ends at or before it.
 	 */
 	view_do(&f.v, CMD_FIT);
 	f.v.sel = SEL_NONE;
 	view_do(&f.v, CMD_PREV_STEP);
 	cr_assert_eq(f.v.sel, SEL_STEP);
+	cr_assert_eq(f.v.sel_index, 3);
+	view_do(&f.v, CMD_PREV_STEP);
 	cr_assert_eq(f.v.sel_index, 2);
 	assert_zoomed_to(&f.v, 9050, 9860);
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	cursor_at(&f.v, 13500);
+	view_do(&f.v, CMD_PREV_STEP);
+	cr_assert_eq(f.v.sel_index, 3);
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	cursor_at(&f.v, 13500);
+	view_do(&f.v, CMD_NEXT_STEP);
+	cr_assert_eq(f.v.sel_index, 4);
+	/*
+	 * A window already on the step under the cursor (as --step=N opens)
+	 * makes it the current one: ] goes on to the next, [ to the previous.
+	 */
+	view_zoom_to(&f.v, 12050 * US, 12840 * US);
+	f.v.sel = SEL_NONE;
+	cursor_at(&f.v, 12400);
+	view_do(&f.v, CMD_NEXT_STEP);
+	cr_assert_eq(f.v.sel_index, 4);
+	view_zoom_to(&f.v, 12050 * US, 12840 * US);
+	f.v.sel = SEL_NONE;
+	cursor_at(&f.v, 12400);
+	view_do(&f.v, CMD_PREV_STEP);
+	cr_assert_eq(f.v.sel_index, 2);
 	view_do(&f.v, CMD_PREV_STEP);
 	view_do(&f.v, CMD_PREV_STEP);
 	cr_assert_eq(f.v.sel_index, 0);
@@ -586,9 +627,15 @@ Test(nav, layers_in_execution_order)
 	fix_view(&f, 1, 100);
 	cr_assert_eq(f.an[0].nlayers, 5);
 	assert_window(&f.v, 20 * US, 520 * US);
-	/* Centre 270 us: the first layer starting after it is layers.0 bwd. */
+	/*
+	 * The cursor at 270 us is in layers.1 bwd [230,340): } selects it,
+	 * then the next in the array, layers.0 bwd.
+	 */
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_LAYER), VIEW_RECALC);
 	cr_assert_eq(f.v.sel, SEL_LAYER);
+	cr_assert_eq(f.v.sel_index, 3);
+	assert_zoomed_to(&f.v, 230, 340);
+	view_do(&f.v, CMD_NEXT_LAYER);
 	cr_assert_eq(f.v.sel_index, 4);
 	assert_zoomed_to(&f.v, 310, 380);
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_LAYER), VIEW_REPAINT);
@@ -611,16 +658,32 @@ Test(nav, layers_in_execution_order)
 	view_do(&f.v, CMD_NEXT_LAYER);
 	cr_assert_eq(f.v.sel_index, 1);
 
-	/* Nothing selected, backward from the centre 270: layers.1 fwd. */
+	/* Nothing selected, { takes the layer under the cursor too... */
 	view_do(&f.v, CMD_FIT);
 	f.v.sel = SEL_NONE;
 	view_do(&f.v, CMD_PREV_LAYER);
+	cr_assert_eq(f.v.sel_index, 3);
+	/* ... and from between layers (200 us) the last that ended before. */
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	cursor_at(&f.v, 200);
+	view_do(&f.v, CMD_PREV_LAYER);
 	cr_assert_eq(f.v.sel_index, 2);
-	/* A step selection does not count as a layer selection. */
+	/*
+	 * From a selected step, } starts at its first layer and { at its
+	 * last, whatever the cursor; then on through the array.
+	 */
 	view_do(&f.v, CMD_FIT);
 	f.v.sel = SEL_STEP;
 	f.v.sel_index = 0;
 	view_do(&f.v, CMD_NEXT_LAYER);
+	cr_assert_eq(f.v.sel, SEL_LAYER);
+	cr_assert_eq(f.v.sel_index, 0);
+	view_do(&f.v, CMD_NEXT_LAYER);
+	cr_assert_eq(f.v.sel_index, 1);
+	f.v.sel = SEL_STEP;
+	f.v.sel_index = 0;
+	view_do(&f.v, CMD_PREV_LAYER);
 	cr_assert_eq(f.v.sel, SEL_LAYER);
 	cr_assert_eq(f.v.sel_index, 4);
 	fix_free(&f);
@@ -669,16 +732,6 @@ Test(nav, worst_layer_in_view)
 	fix_free(&f);
 }
 
-/* Sets the cursor onto the column holding ts_us. */
-static void
-cursor_at(struct view *v, long long ts_us)
-{
-	int c = view_ns_col(v, ts_us * US);
-
-	cr_assert(c >= 0 && c < v->cols);
-	view_set_cursor(v, c);
-}
-
 #define assert_gap(v, i, a_us, b_us) do { \
 	cr_assert_eq((v)->sel, SEL_GAP); \
 	cr_assert_eq((v)->sel_index, (i)); \
@@ -694,11 +747,16 @@ Test(nav, gaps)
 
 	fix_nav(&f, 200);
 	cr_assert_eq(f.an[0].dev.ngaps, 12);
-	/* From the cursor at 9000 us: gap 4 [9860,12050), a third of the screen. */
+	/*
+	 * The cursor at 9000 us is in gap 3 [7950,9050): g selects it (a third
+	 * of the screen), then gap 4 [9860,12050).
+	 */
 	cursor_at(&f.v, 9000);
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_GAP), VIEW_RECALC);
-	assert_gap(&f.v, 4, 9860, 12050);
+	assert_gap(&f.v, 3, 7950, 9050);
 	cr_assert_eq(f.v.nzoom, 1);
+	view_do(&f.v, CMD_NEXT_GAP);
+	assert_gap(&f.v, 4, 9860, 12050);
 	view_do(&f.v, CMD_NEXT_GAP);
 	assert_gap(&f.v, 5, 12400, 12500);
 	view_do(&f.v, CMD_PREV_GAP);
@@ -723,10 +781,22 @@ Test(nav, gaps)
 	view_do(&f.v, CMD_FIT);
 	f.v.sel = SEL_NONE;
 	view_set_cursor(&f.v, 0);
+	/* none before the cursor: the nearest the other way, said */
+	view_do(&f.v, CMD_PREV_GAP);
+	assert_gap(&f.v, 0, 3400, 3500);
+	cr_assert_str_eq(f.v.message,
+	    "no gap before the cursor: the first one after it");
 	cr_assert_eq(view_do(&f.v, CMD_PREV_GAP), VIEW_REPAINT);
 	cr_assert_str_eq(f.v.message, "no previous gap");
+	view_do(&f.v, CMD_FIT);
+	f.v.sel = SEL_NONE;
+	view_set_cursor(&f.v, f.v.cols - 1);
 	view_do(&f.v, CMD_NEXT_GAP);
-	assert_gap(&f.v, 0, 3400, 3500);
+	cr_assert_eq(f.v.sel, SEL_GAP);
+	cr_assert_eq(f.v.sel_index, 11);
+	cr_assert_eq(f.v.sel_gap.start_ns, 21400 * US);
+	cr_assert_str_eq(f.v.message,
+	    "no gap after the cursor: the last one before it");
 	f.v.sel_index = 11;
 	f.v.sel_gap.start_ns = 21400 * US;
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_GAP), VIEW_REPAINT);
@@ -956,7 +1026,7 @@ Test(ranks, cycle_and_recalc)
 	/* Rank 0 and the gap navigation use its own gaps. */
 	view_do(&f.v, CMD_NEXT_RANK);
 	view_do(&f.v, CMD_FIT);
-	cursor_at(&f.v, 9000);
+	cursor_at(&f.v, 9500);
 	view_do(&f.v, CMD_NEXT_GAP);
 	assert_gap(&f.v, 4, 9860, 12050);
 	fix_free(&f);

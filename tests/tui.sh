@@ -428,4 +428,29 @@ send base q
 wait_for base "status=0" "one trace: q quits"
 restored base "one trace"
 
+# --- navigation by the item under the cursor ---
+start nav
+send nav ']'
+wait_for nav "selected step 14:" "fit view: ] selects the step under the cursor, 14"
+for l in "layers.0 forward" "layers.1 forward" "layers.2 forward" \
+    "layers.3 forward" "layers.3 backward" "layers.2 backward" \
+    "layers.1 backward" "layers.0 backward"; do
+	send nav '}'
+	wait_for nav "selected $l (step 14)" "} walks step 14: $l"
+done
+send nav '}'
+wait_for nav "selected layers.0 forward (step 15)" "} goes on into step 15"
+send nav q
+wait_for nav "status=0" "navigation: q quits"
+qwen=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/tracelens/tests/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
+if [ -f "$qwen" ]; then
+	start qwen -- "'$qwen'"
+	send qwen g
+	wait_for qwen "selected gap at" "the Qwen trace: g finds a gap (none after the cursor: the nearest before)"
+	send qwen q
+	wait_for qwen "status=0" "the Qwen trace: q quits"
+else
+	skip "the Qwen trace: g finds a gap" "no corpus"
+fi
+
 finish

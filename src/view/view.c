@@ -198,6 +198,14 @@ view_centre_on(struct view *v, int64_t a, int64_t b)
 	return ch | VIEW_REPAINT;
 }
 
+int
+view_shows_only(const struct view *v, int64_t a, int64_t b)
+{
+	int64_t m = (int64_t)(udiff(a, b) * MARGIN_PCT / 100) + 1;
+
+	return v->start_ns >= a - m && v->end_ns <= b + m;
+}
+
 int64_t
 view_win_centre(const struct view *v)
 {

@@ -62,13 +62,13 @@
 	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
 	X(FIT, "fit everything") \
 	X(UNZOOM, "undo the last zoom") \
-	X(NEXT_STEP, "next training step") \
-	X(PREV_STEP, "previous training step") \
-	X(NEXT_LAYER, "next layer (forward, then backward)") \
-	X(PREV_LAYER, "previous layer") \
-	X(NEXT_OUTLIER, "next outlier step") \
-	X(NEXT_GAP, "next gap (bubble)") \
-	X(PREV_GAP, "previous gap") \
+	X(NEXT_STEP, "step under the cursor, then the next") \
+	X(PREV_STEP, "step under the cursor, then the previous") \
+	X(NEXT_LAYER, "layer under the cursor, then the next (step: its first)") \
+	X(PREV_LAYER, "layer under the cursor, then the previous (step: last)") \
+	X(NEXT_OUTLIER, "outlier step under or after the cursor, then the next") \
+	X(NEXT_GAP, "gap (bubble) under or after the cursor, then the next") \
+	X(PREV_GAP, "gap under or before the cursor, then the previous") \
 	X(WORST_LAYER, "the worst exposed-comm layer in view") \
 	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
 	X(NEXT_FINDING, "next finding: select it and go to its evidence (Enter: next range)") \
@@ -277,6 +277,11 @@ int view_zoom_to(struct view *v, int64_t a, int64_t b);
  */
 int view_centre_on(struct view *v, int64_t a, int64_t b);
 /* Returns the time at the window's centre. */
+/*
+ * Whether the window lies within [a, b) widened by view_zoom_to()'s
+ * margins: the window is on that item (zoomed to it, or into it).
+ */
+int view_shows_only(const struct view *v, int64_t a, int64_t b);
 int64_t view_win_centre(const struct view *v);
 /* Returns the time of the cursor: the first nanosecond of its column. */
 int64_t view_cursor_ns(const struct view *v);

@@ -49,11 +49,15 @@ layer_extent(const struct layer *l, int64_t *a, int64_t *b)
 
 /*
  * The next (dir > 0) or previous item of n after/before the selected one
- * (cur >= 0), else the first whose extent starts after the centre / the last
- * whose extent ends at or before it; -1 if none.
+ * (cur >= 0); with none selected, the first item (in array order) whose
+ * extent holds the cursor time t, unless the window is already on it
+ * (view_shows_only(): then it counts as the current one and the next or
+ * previous is taken), else the first whose extent starts after t / the
+ * last whose extent ends at or before it; -1 if none.  An item of no
+ * length holds t when it starts there.
  */
 static long
-pick(long cur, size_t n, int dir, int64_t centre,
+pick(const struct view *v, long cur, size_t n, int dir, int64_t t,
     void (*ext)(const void *, size_t, int64_t *, int64_t *), const void *items)
 {
 	int64_t a, b;
@@ -63,16 +67,26 @@ pick(long cur, size_t n, int dir, int64_t centre,
 
 		return i >= 0 && (size_t)i < n ? i : -1;
 	}
+	for (size_t i = 0; i < n; i++) {
+		ext(items, i, &a, &b);
+		if (!(a <= t && (t < b || a == b)))
+			continue;
+		if (!view_shows_only(v, a, b))
+			return (long)i;
+		/* the window is on it: move on from it */
+		a = (int64_t)i + dir;
+		return a >= 0 && (size_t)a < n ? (long)a : -1;
+	}
 	if (dir > 0) {
 		for (size_t i = 0; i < n; i++) {
 			ext(items, i, &a, &b);
-			if (a > centre)
+			if (a > t)
 				return (long)i;
 		}
 	} else {
 		for (size_t i = n; i-- > 0;) {
 			ext(items, i, &a, &b);
-			if (b <= centre)
+			if (b <= t)
 				return (long)i;
 		}
 	}
@@ -124,8 +138,8 @@ nav_step(struct view *v, int dir)
 		    "no ProfilerStep annotations in this trace");
 		return VIEW_REPAINT;
 	}
-	i = pick(v->sel == SEL_STEP ? v->sel_index : -1, an->nsteps, dir,
-	    view_win_centre(v), step_ext_at, an->steps);
+	i = pick(v, v->sel == SEL_STEP ? v->sel_index : -1, an->nsteps, dir,
+	    view_cursor_ns(v), step_ext_at, an->steps);
 	if (i < 0) {
 		snprintf(v->message, sizeof v->message, "%s",
 		    dir > 0 ? "no next step" : "no previous step");
@@ -144,8 +158,20 @@ nav_layer(struct view *v, int dir)
 		snprintf(v->message, sizeof v->message, "no layers in this trace");
 		return VIEW_REPAINT;
 	}
-	i = pick(v->sel == SEL_LAYER ? v->sel_index : -1, an->nlayers, dir,
-	    view_win_centre(v), layer_ext_at, an->layers);
+	/* from a selected step: its first layer (}) or its last ({) */
+	if (v->sel == SEL_STEP && v->sel_index >= 0 &&
+	    (size_t)v->sel_index < an->nsteps) {
+		int64_t num = an->steps[v->sel_index].number;
+
+		for (size_t k = 0; k < an->nlayers; k++) {
+			size_t j = dir > 0 ? k : an->nlayers - 1 - k;
+
+			if (an->layers[j].step == num)
+				return select_layer(v, (long)j);
+		}
+	}
+	i = pick(v, v->sel == SEL_LAYER ? v->sel_index : -1, an->nlayers, dir,
+	    view_cursor_ns(v), layer_ext_at, an->layers);
 	if (i < 0) {
 		snprintf(v->message, sizeof v->message, "%s",
 		    dir > 0 ? "no next layer" : "no previous layer");
@@ -158,7 +184,7 @@ static int
 next_outlier(struct view *v)
 {
 	const struct analysis *an = view_current(v);
-	int64_t centre = view_win_centre(v), a, b;
+	int64_t t = view_cursor_ns(v), a, b;
 	long first = -1, found = -1;
 
 	for (size_t i = 0; i < an->nsteps; i++) {
@@ -172,8 +198,9 @@ next_outlier(struct view *v)
 				break;
 			}
 		} else {
+			/* the outlier under the cursor, else the next one */
 			step_extent(&an->steps[i], &a, &b);
-			if (a > centre) {
+			if (b > t) {
 				found = (long)i;
 				break;
 			}
@@ -269,10 +296,21 @@ nav_gap(struct view *v, int dir)
 			hi = mid;
 	}
 	i = dir > 0 ? (long)lo : (long)lo - 1;
+	/* nothing selected: the gap under the cursor comes first */
+	if (v->sel != SEL_GAP && lo > 0 &&
+	    d->holes[d->gaps[lo - 1]].end_ns > from)
+		i = (long)lo - 1;
 	if (i < 0 || (size_t)i >= d->ngaps) {
+		if (v->sel == SEL_GAP) {
+			snprintf(v->message, sizeof v->message, "%s",
+			    dir > 0 ? "no next gap" : "no previous gap");
+			return VIEW_REPAINT;
+		}
+		/* none that way from the cursor: the nearest the other way */
+		i = dir > 0 ? (long)d->ngaps - 1 : 0;
 		snprintf(v->message, sizeof v->message, "%s",
-		    dir > 0 ? "no next gap" : "no previous gap");
-		return VIEW_REPAINT;
+		    dir > 0 ? "no gap after the cursor: the last one before it" :
+		    "no gap before the cursor: the first one after it");
 	}
 	h = &d->holes[d->gaps[i]];
 	len = h->end_ns - h->start_ns;
