@@ -837,58 +837,106 @@ Test(search, next_previous_case_insensitive)
 	fix_nav(&f, 200);
 	view_set_window(&f.v, 10000 * US, 14000 * US, 0);
 	view_set_cursor(&f.v, 100);     /* 12000 us */
-	/* The first match at or after the cursor: A of step 4 at 12050. */
-	cr_assert_eq(view_search(&f.v, "gemm"), VIEW_RECALC);
+	/*
+	 * The first match at or after the cursor: A of step 4 at 12050, the
+	 * 7th of the 14 (an A and a B per step): in the window and wider than
+	 * a column, so the window stays (its numbers do not change by a
+	 * search).
+	 */
+	cr_assert_eq(view_search(&f.v, "gemm"), VIEW_REPAINT);
 	cr_assert_str_eq(f.v.query, "gemm");
 	cr_assert_str_eq(sel_name(&f, 0), "sm90_gemm_A");
 	cr_assert_eq(sel_ts(&f, 0), 12050 * US);
+	cr_assert_eq(f.v.match_k, 7);
+	cr_assert_eq(f.v.match_n, 14);
 	cr_assert_str_eq(f.v.message, "");
-	/* Centred, same zoom, not pushed: [12050,12400) has its middle at 12225. */
-	assert_window(&f.v, 10225 * US, 14225 * US);
+	assert_window(&f.v, 10000 * US, 14000 * US);
 	cr_assert_eq(f.v.nzoom, 0);
 	cr_assert_eq(f.v.show_cpu, 0, "a GPU match leaves the CPU lanes off");
-	cr_assert_eq(view_ns_col(&f.v, 12050 * US), f.v.cursor);
-	/* n: B of step 4, "Fused_GEMM_B" (upper case). */
+	/* n: B of step 4, "Fused_GEMM_B" (upper case), in view too. */
 	view_do(&f.v, CMD_NEXT_MATCH);
 	cr_assert_str_eq(sel_name(&f, 0), "Fused_GEMM_B");
 	cr_assert_eq(sel_ts(&f, 0), 12500 * US);
-	assert_window(&f.v, 10670 * US, 14670 * US);
+	cr_assert_eq(f.v.match_k, 8);
+	cr_assert_eq(f.v.match_n, 14);
+	cr_assert_str_eq(f.v.message, "");
+	assert_window(&f.v, 10000 * US, 14000 * US);
+	/* Out of view: centred, same zoom, not pushed ([15050,15400)). */
 	view_do(&f.v, CMD_NEXT_MATCH);
 	cr_assert_str_eq(sel_name(&f, 0), "sm90_gemm_A");
 	cr_assert_eq(sel_ts(&f, 0), 15050 * US);
+	assert_window(&f.v, 13225 * US, 17225 * US);
+	cr_assert_eq(f.v.nzoom, 0);
+	cr_assert_eq(view_ns_col(&f.v, 15050 * US), f.v.cursor);
 	/* N, N, N: back past step 4 to B of step 3 (nvjet_C does not match). */
 	view_do(&f.v, CMD_PREV_MATCH);
 	cr_assert_eq(sel_ts(&f, 0), 12500 * US);
+	assert_window(&f.v, 10670 * US, 14670 * US);
 	view_do(&f.v, CMD_PREV_MATCH);
 	cr_assert_eq(sel_ts(&f, 0), 12050 * US);
+	assert_window(&f.v, 10670 * US, 14670 * US);
 	view_do(&f.v, CMD_PREV_MATCH);
 	cr_assert_str_eq(sel_name(&f, 0), "Fused_GEMM_B");
 	cr_assert_eq(sel_ts(&f, 0), 9500 * US);
 	assert_window(&f.v, 7680 * US, 11680 * US);
+	cr_assert_eq(f.v.match_k, 6);
+	cr_assert_eq(f.v.match_n, 14);
+	cr_assert_str_eq(f.v.message, "");
+
+	/* An extended regular expression, ignoring case. */
+	cr_assert_eq(view_search(&f.v, "^(fused|sm90)_GEMM_[b]$") & VIEW_REPAINT, VIEW_REPAINT);
+	cr_assert_str_eq(sel_name(&f, 0), "Fused_GEMM_B");
+	cr_assert_eq(f.v.match_k, 3);
+	cr_assert_eq(f.v.match_n, 7);
+	cr_assert_str_eq(f.v.message, "");
+	/* Not a regular expression: searched as text, and said. */
+	cr_assert_eq(view_search(&f.v, "gemm_a("), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message,
+	    "no match for /gemm_a( (as text: not a regular expression)");
+
+	/* A match narrower than a column (360 us here) is zoomed to, pushed. */
+	view_resize(&f.v, 50);
+	view_set_window(&f.v, 3000 * US, 21000 * US, 0);
+	view_set_cursor(&f.v, 0);
+	f.v.sel = SEL_NONE;
+	{
+		int nz = f.v.nzoom;
+
+		view_search(&f.v, "nvjet");
+		cr_assert_lt(f.v.end_ns - f.v.start_ns, 3000 * US);
+		cr_assert(f.v.start_ns <= sel_ts(&f, 0) && f.v.end_ns >=
+		    sel_ts(&f, 0) + f.t[0].events[f.v.sel_index].dur_ns);
+		cr_assert_eq(f.v.nzoom, nz + 1);
+	}
+	view_resize(&f.v, 200);
 
 	/* Wider than the window: fitted, pushed. */
 	view_set_window(&f.v, 12000 * US, 12100 * US, 0);
 	view_set_cursor(&f.v, 0);
-	cr_assert_eq(view_search(&f.v, "GEMM_a"), VIEW_RECALC);
-	cr_assert_eq(sel_ts(&f, 0), 12050 * US);
-	assert_zoomed_to(&f.v, 12050, 12400);
-	cr_assert_eq(f.v.nzoom, 1);
+	{
+		int nz = f.v.nzoom;
+
+		cr_assert_eq(view_search(&f.v, "GEMM_a"), VIEW_RECALC);
+		cr_assert_eq(sel_ts(&f, 0), 12050 * US);
+		assert_zoomed_to(&f.v, 12050, 12400);
+		cr_assert_eq(f.v.nzoom, nz + 1);
+	}
 
 	/* A CPU match wraps around and turns the CPU lanes on. */
-	cr_assert_eq(view_search(&f.v, "PROFILERSTEP#3"), VIEW_RECALC);
+	cr_assert_eq(view_search(&f.v, "PROFILERSTEP#3") & VIEW_REPAINT, VIEW_REPAINT);
 	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
-	cr_assert_str_eq(f.v.message, "search wrapped to the start");
+	cr_assert_str_eq(f.v.message, "/PROFILERSTEP#3: match 1 of 1, wrapped to the start");
 	cr_assert_eq(f.v.show_cpu, 1);
 	cr_assert_eq(view_do(&f.v, CMD_NEXT_MATCH) & VIEW_REPAINT, VIEW_REPAINT);
 	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
-	cr_assert_str_eq(f.v.message, "search wrapped to the start");
+	cr_assert_str_eq(f.v.message, "/PROFILERSTEP#3: match 1 of 1, wrapped to the start");
 
 	/* No match: the selection stays. */
 	cr_assert_eq(view_search(&f.v, "xyz"), VIEW_REPAINT);
-	cr_assert_str_eq(f.v.message, "no match for 'xyz'");
+	cr_assert_str_eq(f.v.message, "no match for /xyz");
 	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
 	cr_assert_eq(view_do(&f.v, CMD_PREV_MATCH), VIEW_REPAINT);
-	cr_assert_str_eq(f.v.message, "no match for 'xyz'");
+	cr_assert_str_eq(f.v.message, "no match for /xyz");
 	fix_free(&f);
 }
 
@@ -905,7 +953,7 @@ Test(search, wraps_backward_and_repeats)
 	/* The only match: n and N wrap onto it. */
 	view_do(&f.v, CMD_PREV_MATCH);
 	cr_assert_eq(sel_ts(&f, 0), 9405 * US);
-	cr_assert_str_eq(f.v.message, "search wrapped to the end");
+	cr_assert_str_eq(f.v.message, "/nvjet: match 1 of 1, wrapped to the end");
 	/* An empty text repeats the last query from the cursor. */
 	view_search(&f.v, "gemm_a");
 	view_set_cursor(&f.v, 0);
@@ -918,7 +966,7 @@ Test(search, wraps_backward_and_repeats)
 	view_set_cursor(&f.v, 0);
 	view_do(&f.v, CMD_PREV_MATCH);
 	cr_assert_eq(sel_ts(&f, 0), 21050 * US);
-	cr_assert_str_eq(f.v.message, "search wrapped to the end");
+	cr_assert_str_eq(f.v.message, "/gemm_a: match 7 of 7, wrapped to the end");
 	fix_free(&f);
 }
 

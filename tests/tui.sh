@@ -181,9 +181,12 @@ first=$(grep 'selected AllGather' "$tmp/screen")
 send main n
 if poll sh -c "tmux -S '$sock' capture-pane -p -t main | grep 'selected AllGather' | grep -qvxF -- '$first'"
 then pass "n selects the next match"; else fail "n selects the next match"; fi
-send main / x
+send main /
+poll sh -c "tmux -S '$sock' capture-pane -p -t main | sed -n 40p | grep -qi '^/allg'" ||
+    fail "/ prompts again, with the last query"
+send main C-u x
 poll sh -c "tmux -S '$sock' capture-pane -p -t main | sed -n 40p | grep -qx '/x *'" ||
-    fail "/ prompts again"
+    fail "Ctrl-U clears the prompt"
 send main Escape
 wait_for main "$hint_text" "Esc cancels the search"
 if poll sh -c "[ \"\$(tmux -S '$sock' display-message -p -t main '#{cursor_flag}')\" = 0 ]"; then
@@ -440,6 +443,14 @@ for l in "layers.0 forward" "layers.1 forward" "layers.2 forward" \
 done
 send nav '}'
 wait_for nav "selected layers.0 forward (step 15)" "} goes on into step 15"
+send nav /
+T send-keys -t nav -l 'Gather.*RING'
+send nav Enter
+wait_for nav "/Gather.*RING: match " "/ takes a regular expression"
+check "the selection says k of n" grep -qE 'selected AllGather_RING_LL.*/Gather\.\*RING: match [0-9]+ of 64' "$tmp/screen"
+send nav /
+wait_for nav "/Gather.*RING" "/ brings the last query back"
+send nav Escape
 send nav q
 wait_for nav "status=0" "navigation: q quits"
 qwen=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/tracelens/tests/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz

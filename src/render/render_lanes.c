@@ -20,6 +20,7 @@
 #include "render/render.h"
 #include "render/render_int.h"
 #include "view/view.h"
+#include "view/view_nav.h"
 #include "view/view_compare.h"
 
 /* ---- looking events up per column -------------------------------------- */
@@ -214,6 +215,7 @@ render_col_of(const struct rctx *c, int64_t ts_ns)
 static void
 draw_names(struct rctx *c, int y, const struct trace *t)
 {
+	const uint8_t *set = view_match_names(c->v, t);
 	int col = 0;
 
 	while (col < c->ncols) {
@@ -231,8 +233,7 @@ draw_names(struct rctx *c, int y, const struct trace *t)
 
 			cl = grid_at(c->g, x, y);
 			role = cl ? (enum role)cl->role : ROLE_CPU;
-			if (c->v->query[0] != '\0' &&
-			    strcasestr(trace_str(t, t->events[ev].name), c->v->query) != NULL)
+			if (set != NULL && view_name_match(set, &t->events[ev]))
 				role = ROLE_MATCH;      /* a search match */
 			n = render_put_fit(c, x, y, w, role, name);
 			for (int i = 0; i < n; i++)
@@ -240,6 +241,46 @@ draw_names(struct rctx *c, int y, const struct trace *t)
 					cl->reverse = role != ROLE_MATCH;
 		}
 		col = end;
+	}
+}
+
+/*
+ * Marks the columns of row y where an event of the row (depth d) matches
+ * the search (view_match_names()), the events too small to carry a name
+ * included; cells keep their glyph.  A column's candidates are its events
+ * (track_cands()): O(k) per column for its k events.
+ */
+static void
+draw_matches(struct rctx *c, int y, const struct row_info *ri, int gpu)
+{
+	const struct trace *t = c->v->an[ri->analysis].t;
+	const uint8_t *set = view_match_names(c->v, t);
+
+	if (set == NULL)
+		return;
+	for (int col = 0; col < c->ncols; col++) {
+		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
+		const struct cands *cs;
+		struct cell *cl;
+		int hit = 0;
+
+		if (b <= a || (cl = grid_at(c->g, c->x0 + col, y)) == NULL ||
+		    cl->ch == ' ')
+			continue;
+		cs = track_cands(c, t, ri->track, col);
+		for (int i = 0; i < cs->n && !hit; i++) {
+			const struct event *e = &t->events[cs->v[i].ev];
+
+			if (e->depth != ri->depth || (gpu && !(e->flags & EVF_ACTIVITY)) ||
+			    (!gpu && e->ph != 'X'))
+				continue;
+			hit = view_name_match(set, e) && event_end(e) >= a &&
+			    e->ts_ns < b;
+		}
+		if (hit) {
+			cl->role = ROLE_MATCH;
+			cl->reverse = 0;
+		}
 	}
 }
 
@@ -349,6 +390,7 @@ render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		grid_put(c->g, c->x0 + col, y, c->gl->shade[lvl], render_class_role(cls));
 	}
 	draw_names(c, y, t);
+	draw_matches(c, y, ri, 1);
 	draw_selected_event(c, y, ri);
 }
 
@@ -529,6 +571,7 @@ render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		    sync ? ROLE_SYNC : ROLE_CPU);
 	}
 	draw_names(c, y, t);
+	draw_matches(c, y, ri, 0);
 	draw_selected_event(c, y, ri);
 }
 

@@ -100,6 +100,10 @@ selection_summary(struct rctx *c, struct pen *p)
 		render_pen_dur(p, ROLE_VALUE, e->dur_ns);
 		render_pen_put(p, ROLE_PANEL, " at %s on %s", render_fmt_rel(a, sizeof a, v, e->ts_ns),
 		    render_track_name(an->t, &an->t->tracks[e->track], tbuf, sizeof tbuf));
+		if (v->match_ev == v->sel_index && v->query[0] != '\0')
+			render_pen_put(p, ROLE_MATCH, "  /%s: match %llu of %llu",
+			    v->query, (unsigned long long)v->match_k,
+			    (unsigned long long)v->match_n);
 		return 1;
 	}
 	case SEL_FINDING: {

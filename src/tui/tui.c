@@ -491,9 +491,10 @@ tui_run(struct view *v, const struct render_opts *ropts, int color_mode)
 		if (cmd < 0)
 			continue;
 		if (cmd == CMD_SEARCH) {
+			/* the last query comes back, to edit or repeat */
 			searching = 1;
-			qlen = 0;
-			query[0] = '\0';
+			snprintf(query, sizeof query, "%s", v->query);
+			qlen = strlen(query);
 			dirty = 1;
 			continue;
 		}

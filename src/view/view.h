@@ -72,7 +72,7 @@
 	X(WORST_LAYER, "the worst exposed-comm layer in view") \
 	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
 	X(NEXT_FINDING, "next finding: select it and go to its evidence (Enter: next range)") \
-	X(SEARCH, "search event names") \
+	X(SEARCH, "search event names (a regular expression; see VIEWER)") \
 	X(NEXT_MATCH, "next match") \
 	X(PREV_MATCH, "previous match") \
 	X(NEXT_RANK, "next rank") \
@@ -159,6 +159,10 @@ struct view {
 	long sel_index;                 /* SEL_GAP: index into an[rank].dev.gaps */
 	struct gap sel_gap;
 	char query[128];                /* the last search, "" if none */
+	long match_ev;                  /* the event the search selected last
+	                                   (-1 none): it is match match_k of
+	                                   match_n of the current rank */
+	uint64_t match_k, match_n;
 	char message[160];              /* feedback on the last command for the
 	                                   hint line, "" if none (each command
 	                                   clears it first) */

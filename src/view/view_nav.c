@@ -4,6 +4,7 @@
 #include "view/view_nav.h"
 
 #include <ctype.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,21 @@
 #include "model/trace.h"
 #include "view/view.h"
 
-/* The search's matching names: one bit per strtab id of match_t. */
+/* The names of one trace that match the query: one bit per strtab id. */
+struct match_names {
+	const struct trace *t;
+	uint32_t count;                 /* strtab size when built */
+	uint8_t *bits;
+	uint64_t nmatch;                /* its events that match */
+};
+
+/* The search: the query compiled, and its names per trace searched. */
 struct view_nav {
-	const struct trace *match_t;
-	uint32_t match_count;           /* strtab size when built */
-	char match_query[sizeof ((struct view *)0)->query];
-	uint8_t *match;
+	char query[sizeof ((struct view *)0)->query];
+	regex_t re;
+	int compiled;                   /* re holds query; else a literal */
+	struct match_names *sets;
+	size_t nsets;
 };
 
 static struct view_nav *
@@ -345,35 +355,75 @@ contains_ci(const char *hay, const char *needle, size_t n)
 	return 0;
 }
 
-/* Builds the set of t's name ids matching v->query, once per (trace, query). */
-static const uint8_t *
+/* Forgets the sets and the compiled query. */
+static void
+match_reset(struct view_nav *p)
+{
+	for (size_t i = 0; i < p->nsets; i++)
+		free(p->sets[i].bits);
+	free(p->sets);
+	p->sets = NULL;
+	p->nsets = 0;
+	if (p->compiled)
+		regfree(&p->re);
+	p->compiled = 0;
+	p->query[0] = '\0';
+}
+
+/*
+ * The set of t's names matching v->query (view_nav.h: an ERE, ignoring
+ * case, else the text itself), built once per trace and query, with the
+ * number of its events that match.
+ */
+static const struct match_names *
 match_set(struct view *v, const struct trace *t)
 {
 	struct view_nav *p = nav(v);
+	struct match_names *m;
 	char low[sizeof v->query];
 	size_t n = 0;
 
-	if (p->match != NULL && p->match_t == t && p->match_count == t->strs.count &&
-	    strcmp(p->match_query, v->query) == 0)
-		return p->match;
-	for (; v->query[n] != '\0'; n++)
-		low[n] = (char)tolower((unsigned char)v->query[n]);
+	if (strcmp(p->query, v->query) != 0) {
+		match_reset(p);
+		memcpy(p->query, v->query, sizeof p->query);
+		p->compiled = regcomp(&p->re, p->query,
+		    REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0;
+	}
+	for (size_t i = 0; i < p->nsets; i++)
+		if (p->sets[i].t == t && p->sets[i].count == t->strs.count)
+			return &p->sets[i];
+	for (; p->query[n] != '\0'; n++)
+		low[n] = (char)tolower((unsigned char)p->query[n]);
 	low[n] = '\0';
-	free(p->match);
-	p->match = xcalloc((size_t)t->strs.count / 8 + 1, 1);
-	for (uint32_t id = 0; id < t->strs.count; id++)
-		if (contains_ci(strtab_get(&t->strs, id), low, n))
-			p->match[id / 8] |= (uint8_t)(1u << (id % 8));
-	p->match_t = t;
-	p->match_count = t->strs.count;
-	memcpy(p->match_query, v->query, sizeof p->match_query);
-	return p->match;
+	p->sets = xreallocarray(p->sets, p->nsets + 1, sizeof *p->sets);
+	m = &p->sets[p->nsets++];
+	m->t = t;
+	m->count = t->strs.count;
+	m->bits = xcalloc((size_t)t->strs.count / 8 + 1, 1);
+	m->nmatch = 0;
+	for (uint32_t id = 0; id < t->strs.count; id++) {
+		const char *s = strtab_get(&t->strs, id);
+
+		if (p->compiled ? regexec(&p->re, s, 0, NULL, 0) == 0 :
+		    contains_ci(s, low, n))
+			m->bits[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+	for (size_t i = 0; i < t->nevents; i++)
+		m->nmatch += view_name_match(m->bits, &t->events[i]);
+	return m;
 }
 
-static inline int
-is_match(const uint8_t *set, const struct event *e)
+const uint8_t *
+view_match_names(const struct view *v, const struct trace *t)
 {
-	return (set[e->name / 8] >> (e->name % 8)) & 1 && !(e->flags & EVF_COUNTER);
+	const struct view_nav *p = v->nav;
+
+	if (p == NULL || v->query[0] == '\0' || strcmp(p->query, v->query) != 0)
+		return NULL;
+	for (size_t i = 0; i < p->nsets; i++)
+		if (p->sets[i].t == t && p->sets[i].count == t->strs.count)
+			return p->sets[i].bits;
+	return NULL;
 }
 
 /* (ts, index) order: the order of matches. */
@@ -426,7 +476,7 @@ find_match(const struct trace *t, const uint8_t *set, int dir, int64_t ts,
 				if (best != EV_NONE &&
 				    !key_lt(e->ts_ns, i, t->events[best].ts_ns, best))
 					break;
-				if (is_match(set, e)) {
+				if (view_name_match(set, e)) {
 					best = i;
 					break;
 				}
@@ -438,7 +488,7 @@ find_match(const struct trace *t, const uint8_t *set, int dir, int64_t ts,
 				if (best != EV_NONE &&
 				    !key_lt(t->events[best].ts_ns, best, e->ts_ns, i))
 					break;
-				if (is_match(set, e)) {
+				if (view_name_match(set, e)) {
 					best = i;
 					break;
 				}
@@ -448,24 +498,71 @@ find_match(const struct trace *t, const uint8_t *set, int dir, int64_t ts,
 	return best;
 }
 
+/* How many matches of t come before event ev in (ts, index) order. */
+static uint64_t
+matches_before(const struct trace *t, const uint8_t *set, uint32_t ev)
+{
+	const struct event *k = &t->events[ev];
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < t->nevents; i++) {
+		const struct event *e = &t->events[i];
+
+		if (key_lt(e->ts_ns, i, k->ts_ns, ev) && view_name_match(set, e))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Shows event e: the window is left alone when e is in it and at least a
+ * column wide; one narrower than a column is zoomed to (with room either
+ * side, so that it reads as a bar); else the window is centred on it.
+ */
+static int
+show_match(struct view *v, const struct event *e)
+{
+	int64_t span = v->end_ns - v->start_ns;
+	int64_t col = span / (v->cols > 0 ? v->cols : 1);
+	int64_t d = e->dur_ns > 100 ? e->dur_ns : 100;
+
+	if (e->dur_ns < col || e->dur_ns == 0) {
+		int64_t m = d * 10;
+
+		if (e->ts_ns >= v->start_ns && event_end(e) <= v->end_ns &&
+		    e->dur_ns > 0 && e->dur_ns * (v->cols > 0 ? v->cols : 1) >= span)
+			return VIEW_REPAINT;
+		return view_zoom_to(v, e->ts_ns - m, event_end(e) + m) | VIEW_REPAINT;
+	}
+	if (e->ts_ns >= v->start_ns && event_end(e) <= v->end_ns)
+		return VIEW_REPAINT;
+	return view_centre_on(v, e->ts_ns, event_end(e));
+}
+
 /*
  * Jumps to the next (dir > 0) or previous match: after/before the selected
  * event, else (or with from_cursor) at or after / before the cursor's time;
- * wraps around.
+ * wraps around.  Says "match k of n".
  */
 static int
 jump_match(struct view *v, int dir, int from_cursor)
 {
 	const struct trace *t = view_current(v)->t;
+	const struct match_names *m;
 	const uint8_t *set;
 	const struct event *e;
 	uint32_t ev;
+	const char *wrapped = "";
 
 	if (v->query[0] == '\0') {
 		snprintf(v->message, sizeof v->message, "no search yet: / searches");
 		return VIEW_REPAINT;
 	}
-	set = match_set(v, t);
+	/* every rank's lanes mark their matches */
+	for (size_t i = 0; i < v->nan; i++)
+		(void)match_set(v, v->an[i].t);
+	m = match_set(v, t);
+	set = m->bits;
 	if (!from_cursor && v->sel == SEL_EVENT && (size_t)v->sel_index < t->nevents)
 		ev = find_match(t, set, dir, t->events[v->sel_index].ts_ns,
 		    (uint32_t)v->sel_index, 0);
@@ -475,19 +572,26 @@ jump_match(struct view *v, int dir, int from_cursor)
 		ev = dir > 0 ? find_match(t, set, 1, INT64_MIN, 0, 1) :
 		    find_match(t, set, -1, INT64_MAX, UINT32_MAX, 1);
 		if (ev == EV_NONE) {
-			snprintf(v->message, sizeof v->message, "no match for '%s'",
-			    v->query);
+			snprintf(v->message, sizeof v->message, "no match for /%.60s%s",
+			    v->query, nav(v)->compiled ? "" : " (as text: not a regular expression)");
 			return VIEW_REPAINT;
 		}
-		snprintf(v->message, sizeof v->message, "%s",
-		    dir > 0 ? "search wrapped to the start" :
-		    "search wrapped to the end");
+		wrapped = dir > 0 ? ", wrapped to the start" : ", wrapped to the end";
 	}
 	e = &t->events[ev];
 	view_select_event(v, ev);
+	v->match_ev = (long)ev;
+	v->match_k = matches_before(t, set, ev) + 1;
+	v->match_n = m->nmatch;
+	/* the panel's selection line says "match k of n"; here what is news */
+	if (*wrapped != '\0' || !nav(v)->compiled)
+		snprintf(v->message, sizeof v->message, "/%.60s: match %llu of %llu%s%s",
+		    v->query, (unsigned long long)v->match_k,
+		    (unsigned long long)v->match_n, wrapped,
+		    nav(v)->compiled ? "" : " (as text: not a regular expression)");
 	if (t->tracks[e->track].kind == TRACK_CPU)
 		v->show_cpu = 1;
-	return view_centre_on(v, e->ts_ns, event_end(e));
+	return show_match(v, e);
 }
 
 int
@@ -603,7 +707,7 @@ view_nav_free(struct view *v)
 {
 	if (v->nav == NULL)
 		return;
-	free(v->nav->match);
+	match_reset(v->nav);
 	free(v->nav);
 	v->nav = NULL;
 }

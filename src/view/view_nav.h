@@ -5,15 +5,20 @@
  * goes to (v->sel) and moves the window to it (view.h's view_zoom_to(),
  * view_centre_on()).
  *
- * A view owns its search state (v->nav: the set of names matching the
- * last query, built once per trace and query), NULL until the first
+ * A view owns its search state (v->nav: the query compiled and the set of
+ * names matching it, built once per trace and query), NULL until the first
  * search, freed by view_free() (command.h) through view_nav_free().  The
  * analyses are only read.
  */
 #ifndef GANTTY_VIEW_NAV_H
 #define GANTTY_VIEW_NAV_H
 
+#include <stdint.h>
+
+#include "model/event.h"
 #include "view/view.h"
+
+struct trace;
 
 /*
  * Runs cmd if it goes somewhere (ZOOM_SELECTED, NEXT/PREV_STEP, _LAYER,
@@ -34,13 +39,29 @@
  */
 int view_nav_do(struct view *v, enum view_cmd cmd);
 /*
- * Searches event names of the current rank for text (case-insensitive
- * substring), selects the first match at or after the cursor and centres it.
- * Returns the change; sets message when nothing matches.  An empty text
- * repeats the last query.  Counter samples are not searched; a match on a
- * CPU lane turns the CPU lanes on.
+ * Searches event names of the current rank for text, a POSIX extended
+ * regular expression ignoring case ("Gather.*RING"), or, when it is not
+ * one, the text itself ignoring case; selects the first match at or after
+ * the cursor and shows it: the window is left alone when the match is in
+ * it and at least a column wide, zoomed to a match narrower than a column,
+ * else centred on it.  Sets message to "/QUERY: match k of n" (k in time
+ * order among the rank's n matches; ", wrapped ..." when it wrapped), or
+ * why nothing matches.  An empty text repeats the last query.  Counter
+ * samples are not searched; a match on a CPU lane turns the CPU lanes on.
+ * Every rank's matching names are kept for the lanes (view_match_names()).
  */
 int view_search(struct view *v, const char *text);
+/*
+ * The names of t that match the view's query (one bit per strtab id), or
+ * NULL when there is no query or t was not searched for it yet.
+ */
+const uint8_t *view_match_names(const struct view *v, const struct trace *t);
+/* Whether event e's name is in set (view_match_names()); counters never are. */
+static inline int
+view_name_match(const uint8_t *set, const struct event *e)
+{
+	return (set[e->name / 8] >> (e->name % 8)) & 1 && !(e->flags & EVF_COUNTER);
+}
 /* Frees v->nav; v->nav may be NULL. */
 void view_nav_free(struct view *v);
 
