@@ -453,6 +453,20 @@ wait_for nav "/Gather.*RING" "/ brings the last query back"
 send nav Escape
 send nav q
 wait_for nav "status=0" "navigation: q quits"
+# --- a file cut short: the viewer says so ---
+"$PYTHON3" -c '
+import gzip, sys
+d = gzip.open(sys.argv[1]).read()
+open(sys.argv[2], "wb").write(d[:len(d) * 2 // 3])
+' "$example" "$tmp/cut.json" || bail "cannot cut the example"
+start cut -- "'$tmp/cut.json'"
+check "a file cut short: the title has the badge" grep -q 'cut short *$' "$tmp/screen"
+check "a file cut short: the panel lists the warning" \
+    grep -qF 'load: ' "$tmp/screen"
+check "a file cut short: the last step may be incomplete" \
+    grep -qF '#15 may be incomplete' "$tmp/screen"
+send cut q
+wait_for cut "status=0" "a file cut short: q quits"
 qwen=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/tracelens/tests/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
 if [ -f "$qwen" ]; then
 	start qwen -- "'$qwen'"

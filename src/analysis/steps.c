@@ -153,7 +153,12 @@ steps_find(const struct metrics *d, struct step **out)
 		if (k >= 0)
 			extend(&s[k], act);
 	}
-	steps_outliers(s, n);
+	if (n > 0 && trace_cut_short(t)) {
+		s[n - 1].incomplete = 1;
+		steps_outliers(s, n - 1);
+	} else {
+		steps_outliers(s, n);
+	}
 	*out = s;
 	return n;
 }

@@ -346,6 +346,28 @@ trace_class_name(enum event_class c)
 	static const char *const names[] = { "none", "compute", "comm", "memory" };
 	return names[c];
 }
+/*
+ * Whether t lost data at load: the file was cut short or invalid after some
+ * events, or its gzip stream was corrupt (the events after that point are
+ * missing, so its last step may be incomplete).
+ */
+static inline int
+trace_cut_short(const struct trace *t)
+{
+	return t->warn.truncated_bytes != 0 || t->warn.corrupt_gzip != 0 ||
+	    t->stop_reason != NULL;
+}
+/* How many kinds of warning t has (TRACE_WARNINGS, and a stop reason). */
+static inline int
+trace_warning_kinds(const struct trace *t)
+{
+	int n = t->stop_reason != NULL;
+
+#define X(f, k, txt) n += t->warn.f != 0;
+	TRACE_WARNINGS(X)
+#undef X
+	return n;
+}
 static inline const char *
 trace_kind_name(enum track_kind k)
 {

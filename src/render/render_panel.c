@@ -119,8 +119,8 @@ selection_summary(struct rctx *c, struct pen *p)
 }
 
 enum wline {
-	WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_BANDWIDTH, WL_LEGEND,
-	WL_SEL, WL_RANKS, WL_MEMORY, WL_COMPARE, WL_BASELINE, WL_COUNT
+	WL_WARNINGS, WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_BANDWIDTH,
+	WL_LEGEND, WL_SEL, WL_RANKS, WL_MEMORY, WL_COMPARE, WL_BASELINE, WL_COUNT
 };
 
 /* The view window's collective bandwidth rows (bandwidth.h); 0 if none. */
@@ -145,6 +145,27 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 	if (span <= 0)
 		span = v->end_ns - v->start_ns;
 	switch (line) {
+	case WL_WARNINGS: {
+		const struct trace *t = view_current(v)->t;
+		const char *sep = "";
+
+		render_pen_put(p, ROLE_BAD, "load: ");
+#define X(f, k, txt) \
+		if (t->warn.f != 0) { \
+			render_pen_put(p, ROLE_PANEL, "%s", sep); \
+			render_pen_put(p, ROLE_BAD, "%llu", (unsigned long long)t->warn.f); \
+			render_pen_put(p, ROLE_PANEL, " %s", txt); \
+			sep = "; "; \
+		}
+		TRACE_WARNINGS(X)
+#undef X
+		if (t->stop_reason != NULL)
+			render_pen_put(p, ROLE_PANEL, "%sstopped reading at %s", sep,
+			    t->stop_reason);
+		if (trace_cut_short(t) && view_current(v)->nsteps > 0)
+			render_pen_put(p, ROLE_BAD, "; the last step may be incomplete");
+		break;
+	}
 	case WL_EXPOSED:
 		render_pen_put(p, ROLE_PANEL, "T_exposed ");
 		render_pen_dur(p, render_bad_if(render_pct(m->exposed_comm_ns, span) >= 5), m->exposed_comm_ns);
@@ -369,7 +390,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		enum wline line;
 		int prio;       /* lower shows first when rows are short */
 	} lines[] = {
-		{ WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
+		{ WL_WARNINGS, 0 }, { WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
 		{ WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 }, { WL_SEL, 1 },
 		{ WL_RANKS, 2 },
 		{ WL_MEMORY, 1 }, { WL_COMPARE, 0 }, { WL_BASELINE, 0 },
@@ -391,6 +412,8 @@ draw_window_panel(struct rctx *c, int y, int rows)
 			    !c->v->compare)) &&
 			    (lines[i].line != WL_MEMORY || c->v->show_memory) &&
 			    (lines[i].line != WL_BANDWIDTH || has_bw) &&
+			    (lines[i].line != WL_WARNINGS || (c->v->nan > 0 &&
+			    trace_warning_kinds(view_current(c->v)->t) > 0)) &&
 			    (lines[i].line != WL_COMPARE || c->v->compare) &&
 			    (lines[i].line != WL_BASELINE || has_base)) {
 				show[lines[i].line] = 1;

@@ -64,8 +64,8 @@ void
 render_draw_title(struct rctx *c, const struct render_opts *o)
 {
 	const struct view *v = c->v;
-	char files[512], win[256], rank[96], a[48], b[48], s[48];
-	int w = c->g->w, fw, x;
+	char files[512], win[256], rank[96], a[48], b[48], s[48], badge[48];
+	int w = c->g->w, fw, x, ncut = 0, nwarn = 0, bw = 0;
 
 	grid_fill(c->g, 0, 0, w, 1, ' ', ROLE_TITLE);
 	if (o->title != NULL)
@@ -97,6 +97,31 @@ render_draw_title(struct rctx *c, const struct render_opts *o)
 			snprintf(rank + l, sizeof rank - l, " (%zu/%zu)", v->rank + 1,
 			    v->nan);
 		}
+	}
+	/* a badge when the loaded traces had problems (the panel lists them) */
+	badge[0] = '\0';
+	for (size_t i = 0; i < v->nan; i++)
+		if (i == 0 || v->an[i].t != v->an[i - 1].t) {
+			ncut += trace_cut_short(v->an[i].t);
+			nwarn += trace_warning_kinds(v->an[i].t) > 0;
+		}
+	if (v->nan > 0 && trace_cut_short(view_current(v)->t))
+		snprintf(badge, sizeof badge, "%s", c->ascii ? "! cut short" :
+		    "\xe2\x9a\xa0 cut short");
+	else if (ncut > 0)
+		snprintf(badge, sizeof badge, "%s %d cut short", c->ascii ? "!" :
+		    "\xe2\x9a\xa0", ncut);
+	else if (nwarn > 0)
+		snprintf(badge, sizeof badge, "%s load warnings", c->ascii ? "!" :
+		    "\xe2\x9a\xa0");
+	if (badge[0] != '\0') {
+		bw = render_text_cols(badge) + 1;
+		if (bw < w)
+			render_put_text(c, w - bw, 0, bw, ncut > 0 ? ROLE_BAD : ROLE_TITLE,
+			    badge);
+		else
+			bw = 0;
+		w -= bw;
 	}
 	/* "gantty  FILES  WINDOW  RANK": the files give way first */
 	x = render_put_text(c, 0, 0, w, ROLE_TITLE, "gantty  ");
@@ -137,6 +162,7 @@ render_draw_steps(struct rctx *c)
 	int cells, x, y = 1;
 	long first_in = -1, last_in = -1;
 	size_t nout = 0;
+	int cut;
 	char text[256], d[48];
 
 	render_draw_label(c, y, ROLE_LABEL, "steps");
@@ -160,6 +186,7 @@ render_draw_steps(struct rctx *c)
 		}
 		nout += an->steps[i].outlier != 0;
 	}
+	cut = trace_cut_short(an->t);
 	cells = an->nsteps < (size_t)c->ncols ? (int)an->nsteps : c->ncols;
 	for (int k = 0; k < cells; k++) {
 		size_t s0 = (size_t)k * an->nsteps / (size_t)cells;
@@ -193,6 +220,10 @@ render_draw_steps(struct rctx *c)
 		    inview ? ROLE_STEP : ROLE_DEFAULT;
 		if (base)
 			ch = 'A';       /* the baseline, in every glyph set */
+		if (cut && s1 == an->nsteps && !sel) {
+			ch = '?';       /* the file was cut short: it may be incomplete */
+			role = ROLE_BAD;
+		}
 		grid_put(c->g, c->x0 + k, y, ch, role);
 	}
 
@@ -208,6 +239,8 @@ render_draw_steps(struct rctx *c)
 		render_pen_dur(&p, ROLE_VALUE, s->end_ns - s->start_ns);
 		if (s->outlier)
 			render_pen_put(&p, ROLE_BAD, "  outlier (z %.1f)", s->z);
+		if (cut && (size_t)v->sel_index + 1 == an->nsteps)
+			render_pen_put(&p, ROLE_BAD, "  may be incomplete (file cut short)");
 		return;
 	}
 	{
@@ -236,6 +269,11 @@ render_draw_steps(struct rctx *c)
 			else
 				render_pen_put(&p, ROLE_PANEL, ", in view #%lld..#%lld",
 				    (long long)n0, (long long)n1);
+		}
+		if (cut) {
+			render_pen_put(&p, ROLE_PANEL, ", ");
+			render_pen_put(&p, ROLE_BAD, "#%lld may be incomplete",
+			    (long long)an->steps[an->nsteps - 1].number);
 		}
 		if (nout > 0) {
 			render_pen_put(&p, ROLE_PANEL, ", ");

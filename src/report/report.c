@@ -220,7 +220,8 @@ text_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 		    dur(b1, sizeof b1, diff_ns(s->end_ns, s->start_ns)),
 		    s->has_gpu ? dur(b2, sizeof b2, m.exposed_comm_ns) : "-",
 		    s->has_gpu ? dur(b3, sizeof b3, m.idle_ns) : "-",
-		    s->outlier ? "   << outlier" : "");
+		    s->outlier ? "   << outlier" : s->incomplete ?
+		    "   (incomplete: the file was cut short)" : "");
 	}
 }
 

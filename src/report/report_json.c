@@ -278,6 +278,8 @@ json_steps(struct json *j, const struct analysis *a, const struct analysis_opts 
 		json_double(j, "%.3f", s->z);
 		json_key(j, "outlier");
 		json_boolean(j, s->outlier);
+		json_key(j, "incomplete");
+		json_boolean(j, s->incomplete);
 		json_end(j);
 	}
 	json_end(j);
