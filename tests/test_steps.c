@@ -410,3 +410,64 @@ Test(outliers, slow_side_only)
 		cr_assert_not(s[i].outlier, "step %d", i);
 	free(s);
 }
+
+/*
+ * A file cut short in the middle of an event: its last step may be missing
+ * its end, so it is marked incomplete and is never an outlier; the others'
+ * outliers are found without it.  The same steps read whole make step 6
+ * (three times the others) an outlier.
+ */
+static void
+outlier_steps(int cut, struct trace *t)
+{
+	char path[] = "/tmp/gantty-steps-XXXXXX";
+	struct load_error err;
+	int fd;
+
+	j_begin();
+	for (int i = 1; i <= 6; i++) {
+		long long s = (i - 1) * 1000LL, d = i == 6 ? 600 : 200 + i;
+
+		step(i, s, s + d);
+		launch(1, s + 10, i);
+		dev_kernel("gemm", 0, 7, s + 20, d - 30, i);
+	}
+	fputs(cut ? ",\n{\"ph\": \"X\", \"cat\": \"ker" : "\n]}\n", jf);
+	cr_assert_eq(fclose(jf), 0);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, jtext, jlen), (ssize_t)jlen);
+	close(fd);
+	free(jtext);
+	cr_assert_eq(load_trace(t, path, NULL, &err), 0, "%s", err.msg);
+	unlink(path);
+	cr_assert_eq(trace_cut_short(t), cut);
+}
+
+Test(steps, the_last_step_of_a_cut_file_is_incomplete)
+{
+	struct trace t;
+	struct step *s;
+	size_t n;
+
+	outlier_steps(0, &t);
+	n = find_steps(&t, 0, &s);
+	cr_assert_eq(n, 6);
+	cr_assert(s[5].outlier, "whole: step 6 is an outlier");
+	cr_assert_not(s[5].incomplete);
+	free(s);
+	trace_free(&t);
+
+	outlier_steps(1, &t);
+	n = find_steps(&t, 0, &s);
+	cr_assert_eq(n, 6);
+	cr_assert(s[5].incomplete);
+	cr_assert_not(s[5].outlier, "cut: step 6 may be incomplete, not an outlier");
+	cr_assert_eq(s[5].z, 0.0);
+	for (size_t i = 0; i < 5; i++) {
+		cr_assert_not(s[i].incomplete);
+		cr_assert_not(s[i].outlier);
+	}
+	free(s);
+	trace_free(&t);
+}
