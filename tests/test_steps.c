@@ -14,6 +14,7 @@
 #include "model/trace.h"
 
 #include "jtrace.h"
+#include "testrng.h"
 
 /*
  * The writers jtrace.h lacks: a launch and a kernel as separate events, so
@@ -470,4 +471,35 @@ Test(steps, the_last_step_of_a_cut_file_is_incomplete)
 	}
 	free(s);
 	trace_free(&t);
+}
+
+/* steps_median() against a brute force: the n/2-th smallest, first of ties. */
+Test(steps, median_step_is_the_upper_middle)
+{
+	uint64_t r = 12345;
+
+	cr_assert_eq(steps_median(NULL, 0), -1);
+	for (int round = 0; round < 200; round++) {
+		struct step s[9];
+		size_t n = 1 + (size_t)rng_below(&r, 9);
+		long k, want = -1;
+
+		memset(s, 0, sizeof s);
+		for (size_t i = 0; i < n; i++)
+			s[i].end_ns = 10 + rng_below(&r, 5);    /* ties on purpose */
+		k = steps_median(s, n);
+		/* brute force: the first step with exactly n/2 shorter than it, or
+		   fewer shorter and enough of its length to cover the n/2-th */
+		for (size_t i = 0; i < n && want < 0; i++) {
+			size_t below = 0, same = 0;
+
+			for (size_t j = 0; j < n; j++) {
+				below += s[j].end_ns < s[i].end_ns;
+				same += s[j].end_ns == s[i].end_ns;
+			}
+			if (below <= n / 2 && n / 2 < below + same)
+				want = (long)i;
+		}
+		cr_assert_eq(k, want, "round %d", round);
+	}
 }

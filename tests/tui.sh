@@ -128,6 +128,8 @@ check "+ zooms in: no longer the whole 617.3 ms" sh -c "! tmux -S '$sock' captur
 send main o
 wait_for main "ProfilerStep#15" "o selects the outlier step 15 (step strip)"
 wait_for main "selected step 15" "o: the panel describes step 15"
+check "o: the panel says what the slow step does differently: +38.6 ms against
+the median step 16, mostly compute" grep -qE 'vs median step 16: \+38\.6[0-9]? ms; compute \+36\.5[0-9]? ms' "$tmp/screen"
 
 send main '}'
 wait_for main "selected layer" "} selects a layer"

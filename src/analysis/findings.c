@@ -243,14 +243,6 @@ rule_starved(struct list *l, const struct ctx *c)
 	}
 }
 
-static int
-cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* Returns the k-th smallest of v[0..n) (k < n), reordering v.  O(n) expected. */
 static int64_t
 select_kth(int64_t *v, size_t n, size_t k)
@@ -845,7 +837,7 @@ rule_outlier(struct list *l, const struct ctx *c)
 	size_t n = c->s1 - c->s0, noutl = 0;
 	const struct step *worst = NULL, *med;
 	struct window_metrics mw, mm;
-	int64_t *lens, dl[5];
+	int64_t dl[5];
 	static const char *const what[5] = { "a longer idle time", "a longer gap",
 		"slower compute", "more communication", "more exposed communication" };
 	static const char *const keys[5] = { "idle_delta_ns", "largest_gap_delta_ns",
@@ -865,16 +857,7 @@ rule_outlier(struct list *l, const struct ctx *c)
 	}
 	if (worst == NULL)
 		return;
-	/* the median step: the one whose time is the median */
-	lens = xcalloc(n, sizeof *lens);
-	for (size_t i = 0; i < n; i++)
-		lens[i] = step_len(&a->steps[c->s0 + i]);
-	qsort(lens, n, sizeof *lens, cmp_i64);
-	med = NULL;
-	for (size_t i = c->s0; i < c->s1 && med == NULL; i++)
-		if (step_len(&a->steps[i]) == lens[n / 2])
-			med = &a->steps[i];
-	free(lens);
+	med = &a->steps[c->s0 + (size_t)steps_median(&a->steps[c->s0], n)];
 	metrics_window(c->d, worst->start_ns, worst->end_ns, &mw);
 	metrics_window(c->d, med->start_ns, med->end_ns, &mm);
 	dl[0] = mw.idle_ns - mm.idle_ns;

@@ -228,3 +228,23 @@ steps_outliers(struct step *s, size_t n)
 		s[i].outlier = s[i].z > 3.5 && t > 1.1 * median;
 	}
 }
+
+long
+steps_median(const struct step *s, size_t n)
+{
+	int64_t *dur, m;
+	long k = -1;
+
+	if (n == 0)
+		return -1;
+	dur = xreallocarray(NULL, n, sizeof *dur);
+	for (size_t i = 0; i < n; i++)
+		dur[i] = s[i].end_ns - s[i].start_ns;
+	qsort(dur, n, sizeof *dur, i64_cmp);
+	m = dur[n / 2];
+	free(dur);
+	for (size_t i = 0; i < n && k < 0; i++)
+		if (s[i].end_ns - s[i].start_ns == m)
+			k = (long)i;
+	return k;
+}

@@ -55,6 +55,14 @@ size_t steps_find(const struct metrics *d, struct step **out);
  */
 void steps_outliers(struct step *s, size_t n);
 /*
+ * The median step of s[0..n): the step whose CPU duration is the n/2-th
+ * smallest (from 0: the upper middle for an even n; ties: the first in s).
+ * The one "median step" every display compares with (the step strip, the
+ * outlier finding, the selected step's explanation); the z-score keeps
+ * the statistical median of the rule above.  -1 for n == 0.  O(n log n).
+ */
+long steps_median(const struct step *s, size_t n);
+/*
  * Returns the index of the step whose CPU span contains ts_ns (the latest
  * starting one if spans overlap), or -1.  s sorted by start.  O(log n):
  * only the latest step starting at or before ts_ns is looked at, so where

@@ -120,8 +120,81 @@ selection_summary(struct rctx *c, struct pen *p)
 
 enum wline {
 	WL_WARNINGS, WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_BANDWIDTH,
-	WL_LEGEND, WL_SEL, WL_RANKS, WL_MEMORY, WL_COMPARE, WL_BASELINE, WL_COUNT
+	WL_LEGEND, WL_SEL, WL_STEP_WHY, WL_RANKS, WL_MEMORY, WL_COMPARE,
+	WL_BASELINE, WL_COUNT
 };
+
+/* "+1.2 ms" / "-40 us" / "+0" */
+static void
+pen_delta(struct pen *p, enum role role, int64_t d)
+{
+	char b[48];
+
+	render_pen_put(p, role, "%s%s", d > 0 ? "+" : d < 0 ? "-" : "+",
+	    units_format(b, sizeof b, d < 0 ? -d : d));
+}
+
+/*
+ * The selected step against the median step (steps_median()), over their
+ * CPU spans as the outlier finding measures: its time, compute, comm,
+ * exposed comm and idle, and the kernel whose time changed most.
+ */
+static void
+step_why(struct rctx *c, struct pen *p)
+{
+	const struct view *v = c->v;
+	const struct analysis *an = view_current(v);
+	const struct step *s = &an->steps[v->sel_index];
+	const struct step *m = &an->steps[steps_median(an->steps, an->nsteps)];
+	struct window_metrics ws, wm;
+	struct kernel_total ts[METRICS_TOP_K], tm[METRICS_TOP_K];
+	size_t ns, nm;
+	int64_t best = 0;
+	uint32_t best_name = 0;
+	char nbuf[512];
+
+	if (s == m) {
+		render_pen_put(p, ROLE_PANEL, "this is the median step");
+		return;
+	}
+	metrics_window(&an->dev, s->start_ns, s->end_ns, &ws);
+	metrics_window(&an->dev, m->start_ns, m->end_ns, &wm);
+	render_pen_put(p, ROLE_PANEL, "vs median step %lld: ", (long long)m->number);
+	pen_delta(p, render_bad_if((s->end_ns - s->start_ns) > 1.1 * (double)(m->end_ns - m->start_ns)),
+	    (s->end_ns - s->start_ns) - (m->end_ns - m->start_ns));
+	render_pen_put(p, ROLE_PANEL, "; compute ");
+	pen_delta(p, ROLE_VALUE, ws.compute_ns - wm.compute_ns);
+	render_pen_put(p, ROLE_PANEL, ", comm ");
+	pen_delta(p, ROLE_VALUE, ws.comm_ns - wm.comm_ns);
+	render_pen_put(p, ROLE_PANEL, ", exposed ");
+	pen_delta(p, render_bad_if(ws.exposed_comm_ns > wm.exposed_comm_ns),
+	    ws.exposed_comm_ns - wm.exposed_comm_ns);
+	render_pen_put(p, ROLE_PANEL, ", idle ");
+	pen_delta(p, render_bad_if(ws.idle_ns > wm.idle_ns), ws.idle_ns - wm.idle_ns);
+	/* the kernel whose time changed most, over both steps' top kernels */
+	ns = metrics_top_kernels(&an->dev, s->start_ns, s->end_ns, ts, METRICS_TOP_K);
+	nm = metrics_top_kernels(&an->dev, m->start_ns, m->end_ns, tm, METRICS_TOP_K);
+	for (size_t i = 0; i < ns + nm; i++) {
+		uint32_t name = i < ns ? ts[i].name : tm[i - ns].name;
+		int64_t a = 0, b = 0;
+
+		for (size_t k = 0; k < ns; k++)
+			if (ts[k].name == name)
+				a += ts[k].total_ns;
+		for (size_t k = 0; k < nm; k++)
+			if (tm[k].name == name)
+				b += tm[k].total_ns;
+		if ((a - b < 0 ? b - a : a - b) > (best < 0 ? -best : best)) {
+			best = a - b;
+			best_name = name;
+		}
+	}
+	if (best != 0) {
+		render_pen_put(p, ROLE_PANEL, "; most: %s ", render_medium_kernel_name(
+		    trace_str(an->t, best_name), nbuf, sizeof nbuf));
+		pen_delta(p, ROLE_VALUE, best);
+	}
+}
 
 /* The view window's collective bandwidth rows (bandwidth.h); 0 if none. */
 static size_t
@@ -292,6 +365,9 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 	case WL_SEL:
 		selection_summary(c, p);
 		break;
+	case WL_STEP_WHY:
+		step_why(c, p);
+		break;
 	case WL_COMPARE: {
 		char dbuf[256];
 
@@ -392,6 +468,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	} lines[] = {
 		{ WL_WARNINGS, 0 }, { WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
 		{ WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 }, { WL_SEL, 1 },
+		{ WL_STEP_WHY, 1 },
 		{ WL_RANKS, 2 },
 		{ WL_MEMORY, 1 }, { WL_COMPARE, 0 }, { WL_BASELINE, 0 },
 	};
@@ -408,6 +485,9 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		for (int i = 0; i < n; i++)
 			if (lines[i].prio == prio && used < rows &&
 			    (lines[i].line != WL_SEL || sel) &&
+			    (lines[i].line != WL_STEP_WHY || (c->v->sel == SEL_STEP &&
+			    c->v->nan > 0 && c->v->sel_index >= 0 &&
+			    (size_t)c->v->sel_index < view_current(c->v)->nsteps)) &&
 			    (lines[i].line != WL_RANKS || (c->v->xr != NULL &&
 			    !c->v->compare)) &&
 			    (lines[i].line != WL_MEMORY || c->v->show_memory) &&

@@ -137,14 +137,6 @@ render_draw_title(struct rctx *c, const struct render_opts *o)
 		render_put_text(c, x + 2, 0, w - x - 2, ROLE_TITLE, rank);
 }
 
-static int
-cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* The time range a step is drawn and selected by: its GPU extent, else CPU. */
 void
 render_step_range(const struct step *s, int64_t *a, int64_t *b)
@@ -244,16 +236,12 @@ render_draw_steps(struct rctx *c)
 		return;
 	}
 	{
-		int64_t *durs = xcalloc(an->nsteps, sizeof *durs), med;
-		size_t n = an->nsteps;
+		const struct step *med = &an->steps[steps_median(an->steps, an->nsteps)];
 
-		for (size_t i = 0; i < n; i++)
-			durs[i] = an->steps[i].end_ns - an->steps[i].start_ns;
-		qsort(durs, n, sizeof *durs, cmp_i64);
-		med = n % 2 ? durs[n / 2] : durs[n / 2 - 1] + (durs[n / 2] - durs[n / 2 - 1]) / 2;
-		free(durs);
-		snprintf(text, sizeof text, "%zu step%s, median %s", an->nsteps,
-		    an->nsteps == 1 ? "" : "s", units_format(d, sizeof d, med));
+		snprintf(text, sizeof text, "%zu step%s, median %s (#%lld)", an->nsteps,
+		    an->nsteps == 1 ? "" : "s",
+		    units_format(d, sizeof d, med->end_ns - med->start_ns),
+		    (long long)med->number);
 	}
 	{
 		struct pen p = { c, x, y, c->g->w };
