@@ -14,6 +14,7 @@
 #include "load/load.h"
 #include "analysis/metrics.h"
 #include "render/render.h"
+#include "render/render_int.h"
 #include "model/trace.h"
 #include "view/command.h"
 #include "view/view.h"
@@ -411,6 +412,42 @@ Test(render, help_overlay)
 	for (size_t i = 0; i < keymap_len; i++)
 		cr_assert(frame_has(keymap_help(keymap[i].cmd)), "help for %s",
 		    keymap[i].keys_text);
+}
+
+/* The first key of a hint's key text, as keymap_lookup() takes it. */
+static int
+hint_key(const char *k)
+{
+	if (strcmp(k, "Enter") == 0)
+		return KEYMAP_ENTER;
+	if (strcmp(k, "Tab") == 0)
+		return KEYMAP_TAB;
+	if ((unsigned char)k[0] >= 0x80)
+		return KEYMAP_LEFT;     /* the arrows */
+	return (unsigned char)k[0];
+}
+
+/*
+ * Every hint names a key that the key table binds to the hint's command
+ * (the hint line is built from the key table), and the line shows only
+ * hints whose state holds: one rank shows no r, no baseline no D, no query
+ * no n/N; a query brings n/N in.
+ */
+Test(render, hints_follow_the_key_table_and_the_state)
+{
+	for (size_t i = 0; i < render_hints_len; i++)
+		cr_expect_eq(keymap_lookup(hint_key(render_hints[i].keys)),
+		    render_hints[i].cmd, "hint '%s %s'", render_hints[i].keys,
+		    render_hints[i].what);
+	fx_draw(200, H);
+	cr_assert(strstr(row(F.g.h - 1), "? help") != NULL, "%s", row(F.g.h - 1));
+	cr_assert(strstr(row(F.g.h - 1), "r rank") == NULL);
+	cr_assert(strstr(row(F.g.h - 1), "D diff") == NULL);
+	cr_assert(strstr(row(F.g.h - 1), "n/N match") == NULL);
+	snprintf(F.v.query, sizeof F.v.query, "gemm");
+	fx_draw(200, H);
+	cr_assert(strstr(row(F.g.h - 1), "n/N match") != NULL, "%s", row(F.g.h - 1));
+	F.v.query[0] = '\0';
 }
 
 Test(render, too_small)

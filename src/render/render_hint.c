@@ -10,7 +10,11 @@
 #include "render/grid.h"
 #include "render/render.h"
 #include "render/render_int.h"
+#include "analysis/analysis.h"
+#include "analysis/crossrank.h"
 #include "view/keymap.h"
+#include "view/view.h"
+#include "view/view_diag.h"
 
 /* ---- the hint line and the help ---------------------------------------- */
 
@@ -30,29 +34,91 @@ render_matrix_hint(const struct rctx *c)
 	    "r/R rank  j/k scroll  Enter open its trace  ? help  q quit";
 }
 
+/* When a hint is worth its room: the state it needs. */
+enum hint_when {
+	H_ALWAYS, H_STEPS, H_LAYERS, H_OUTLIERS, H_GAPS, H_FINDINGS, H_QUERY,
+	H_SELECTED, H_ZOOMED, H_RANKS, H_SKEW, H_DIFF,
+};
+
+/*
+ * The hints, in display order: each names a command of the key table with
+ * the key (or keys) bound to it there (test_keymap checks the binding);
+ * prio: lower stays longer as the width shrinks; when: the state in which
+ * the hint applies.
+ */
+const struct hint_item render_hints[] = {
+	{ CMD_PAN_LEFT, "\xe2\x86\x90\xe2\x86\x92", "<- ->", "pan", 0, H_ALWAYS },
+	{ CMD_ZOOM_IN, "+-", NULL, "zoom", 0, H_ALWAYS },
+	{ CMD_UNZOOM, "z", NULL, "back", 4, H_ZOOMED },
+	{ CMD_NEXT_STEP, "]/[", NULL, "step", 1, H_STEPS },
+	{ CMD_NEXT_LAYER, "}/{", NULL, "layer", 2, H_LAYERS },
+	{ CMD_NEXT_OUTLIER, "o", NULL, "outlier", 1, H_OUTLIERS },
+	{ CMD_NEXT_GAP, "g", NULL, "gap", 3, H_GAPS },
+	{ CMD_WORST_LAYER, "x", NULL, "worst", 3, H_LAYERS },
+	{ CMD_NEXT_FINDING, "e", NULL, "findings", 1, H_FINDINGS },
+	{ CMD_ZOOM_SELECTED, "Enter", NULL, "zoom to it", 3, H_SELECTED },
+	{ CMD_SEARCH, "/", NULL, "search", 2, H_ALWAYS },
+	{ CMD_NEXT_MATCH, "n/N", NULL, "match", 2, H_QUERY },
+	{ CMD_NEXT_RANK, "r", NULL, "rank", 2, H_RANKS },
+	{ CMD_TOGGLE_OVERVIEW, "v", NULL, "overview", 4, H_RANKS },
+	{ CMD_TOGGLE_MATRIX, "m", NULL, "matrix", 3, H_RANKS },
+	{ CMD_WORST_SKEW, "S", NULL, "skew", 4, H_SKEW },
+	{ CMD_MARK_BASELINE, "b", NULL, "baseline", 5, H_STEPS },
+	{ CMD_TOGGLE_DIFF, "D", NULL, "diff", 2, H_DIFF },
+	{ CMD_TOGGLE_CPU, "c", NULL, "cpu", 3, H_ALWAYS },
+	{ CMD_TOGGLE_MEMORY, "M", NULL, "memory", 5, H_ALWAYS },
+	{ CMD_PANEL, "Tab", NULL, "panel", 1, H_ALWAYS },
+	{ CMD_HELP, "?", NULL, "help", 0, H_ALWAYS },
+	{ CMD_QUIT, "q", NULL, "quit", 0, H_ALWAYS },
+};
+const size_t render_hints_len = sizeof render_hints / sizeof render_hints[0];
+
+/* Whether the state hint h needs holds in c's view. */
+static int
+hint_applies(const struct rctx *c, enum hint_when h)
+{
+	const struct view *v = c->v;
+	const struct analysis *an = v->nan > 0 ? view_current(v) : NULL;
+	size_t nf = 0;
+
+	switch (h) {
+	case H_ALWAYS:
+		return 1;
+	case H_STEPS:
+		return an != NULL && an->nsteps > 0;
+	case H_LAYERS:
+		return an != NULL && an->nlayers > 0;
+	case H_OUTLIERS:
+		for (size_t i = 0; an != NULL && i < an->nsteps; i++)
+			if (an->steps[i].outlier)
+				return 1;
+		return 0;
+	case H_GAPS:
+		return an != NULL && an->dev.ngaps > 0;
+	case H_FINDINGS:
+		/* not computed yet: worth a look; computed: only if any */
+		return an != NULL && an->device >= 0 &&
+		    (view_diag_findings_known(v, v->rank, &nf) == NULL || nf > 0);
+	case H_QUERY:
+		return v->query[0] != '\0';
+	case H_SELECTED:
+		return v->sel != SEL_NONE;
+	case H_ZOOMED:
+		return v->nzoom > 0;
+	case H_RANKS:
+		return v->nan > 1 && !v->compare;
+	case H_SKEW:
+		return v->xr != NULL && v->xr->ntop > 0 && !v->compare;
+	case H_DIFF:
+		return v->compare || v->base_step >= 0;
+	}
+	return 0;
+}
+
 void
 render_draw_hint(struct rctx *c, int y)
 {
-	/* in display order; prio: lower stays longer as the width shrinks */
-	static const struct {
-		const char *keys, *ascii, *what;
-		int prio;
-	} items[] = {
-		{ "\xe2\x86\x90\xe2\x86\x92", "<- ->", "pan", 0 },
-		{ "+-", NULL, "zoom", 0 },
-		{ "]/[", NULL, "step", 1 },
-		{ "}/{", NULL, "layer", 2 },
-		{ "o", NULL, "outlier", 4 },
-		{ "g", NULL, "gap", 3 },
-		{ "x", NULL, "worst", 5 },
-		{ "/", NULL, "search", 4 },
-		{ "r", NULL, "rank", 5 },
-		{ "c", NULL, "cpu", 3 },
-		{ "Tab", NULL, "panel", 1 },
-		{ "?", NULL, "help", 0 },
-		{ "q", NULL, "quit", 0 },
-	};
-	enum { N = sizeof items / sizeof items[0] };
+	enum { N = sizeof render_hints / sizeof render_hints[0] };
 	int w = c->g->w, x = 1, used = 0, show[N] = { 0 }, width[N];
 	char buf[64];
 	const char *hint;
@@ -68,24 +134,28 @@ render_draw_hint(struct rctx *c, int y)
 		return;
 	}
 	for (int i = 0; i < N; i++) {
+		const struct hint_item *h = &render_hints[i];
+
 		snprintf(buf, sizeof buf, "%s %s",
-		    c->ascii && items[i].ascii ? items[i].ascii : items[i].keys,
-		    items[i].what);
+		    c->ascii && h->ascii ? h->ascii : h->keys, h->what);
 		width[i] = render_text_cols(buf) + 2;
 	}
+	/* as many as fit, by priority, of those that apply now */
 	for (int prio = 0; prio <= 5; prio++)
 		for (int i = 0; i < N; i++)
-			if (items[i].prio == prio && (items[i].what[0] != 'r' ||
-			    c->v->nan > 1) && used + width[i] <= w - 2) {
+			if (render_hints[i].prio == prio &&
+			    hint_applies(c, render_hints[i].when) &&
+			    used + width[i] <= w - 2) {
 				show[i] = 1;
 				used += width[i];
 			}
 	for (int i = 0; i < N; i++) {
+		const struct hint_item *h = &render_hints[i];
+
 		if (!show[i])
 			continue;
 		snprintf(buf, sizeof buf, "%s %s",
-		    c->ascii && items[i].ascii ? items[i].ascii : items[i].keys,
-		    items[i].what);
+		    c->ascii && h->ascii ? h->ascii : h->keys, h->what);
 		x += render_put_text(c, x, y, w - x, ROLE_HINT, buf) + 2;
 	}
 }

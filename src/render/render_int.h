@@ -174,6 +174,18 @@ void render_draw_panel(struct rctx *c, int y0, int rows);
 
 /* render_hint.c: the hint line, the help, too small */
 void render_draw_help(struct rctx *c);
+/*
+ * The hint line's items (render_hint.c): a command of the key table, the
+ * key text shown for it, its word, its priority (lower stays longer) and
+ * when it applies (enum hint_when there).
+ */
+struct hint_item {
+	int cmd;                /* enum view_cmd (view.h) */
+	const char *keys, *ascii, *what;
+	int prio, when;
+};
+extern const struct hint_item render_hints[];
+extern const size_t render_hints_len;
 void render_draw_hint(struct rctx *c, int y);
 void render_draw_too_small(struct grid *g, int ascii);
 const char *render_matrix_hint(const struct rctx *c);
