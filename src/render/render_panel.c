@@ -459,6 +459,103 @@ draw_kernels(struct rctx *c, int x, int y, int w, int rows)
 	}
 }
 
+/* A panel line drawn once at full length: its cells, to wrap. */
+#define LINE_MAX_COLS 1024
+struct drawn_line {
+	struct grid g;          /* 1 row of LINE_MAX_COLS */
+	int len;                /* up to its last non-blank cell */
+};
+
+static void
+draw_line_full(struct rctx *c, enum wline line, struct drawn_line *d)
+{
+	struct grid *real = c->g;
+	struct pen p = { c, 0, 0, LINE_MAX_COLS };
+
+	grid_init(&d->g, LINE_MAX_COLS, 1);
+	c->g = &d->g;
+	draw_window_line(c, &p, line);
+	c->g = real;
+	d->len = LINE_MAX_COLS;
+	while (d->len > 0 && d->g.cells[d->len - 1].ch == ' ')
+		d->len--;
+}
+
+/*
+ * Where line d breaks into pieces of at most w columns (continuations
+ * indented by 2): between fields (two spaces, "; " or ", "), else at a
+ * space, else anywhere.  Fills brk[] with the end of each piece; returns the count.
+ */
+static int
+wrap_line(const struct drawn_line *d, int w, int *brk, int maxp)
+{
+	int pos = 0, n = 0;
+
+	while (pos < d->len && n < maxp) {
+		int room = n == 0 ? w : w - 2, end = pos + room, b = -1;
+
+		if (room < 8)
+			room = w, end = pos + w;
+		if (end >= d->len) {
+			brk[n++] = d->len;
+			break;
+		}
+		/* between fields (two spaces, "; ", ", "), else between words */
+		for (int k = end; k > pos + room / 3 && b < 0; k--) {
+			uint32_t a = d->g.cells[k - 1].ch, sp = d->g.cells[k].ch;
+
+			if ((a == ';' || a == ',' || a == ' ') && sp == ' ')
+				b = k + 1;
+		}
+		for (int k = end; k > pos + room / 3 && b < 0; k--)
+			if (d->g.cells[k].ch == ' ')
+				b = k + 1;
+		brk[n++] = b > 0 ? b : end;
+		pos = brk[n - 1];
+		while (pos < d->len && d->g.cells[pos].ch == ' ')
+			pos++;
+		if (n < maxp)
+			brk[n] = pos;   /* the next piece's start, overwritten */
+	}
+	return n;
+}
+
+/*
+ * Copies line d, wrapped at w columns, to rows y.. of the panel at x, at
+ * most maxrows of them.
+ */
+static void
+put_wrapped(struct rctx *c, const struct drawn_line *d, int x, int y, int w,
+    int maxrows)
+{
+	int brk[16], n = wrap_line(d, w, brk, 16), pos = 0;
+
+	if (n > maxrows)
+		n = maxrows;
+	for (int r = 0; r < n; r++) {
+		int at = x + (r > 0 ? 2 : 0);
+
+		while (pos < d->len && r > 0 && d->g.cells[pos].ch == ' ')
+			pos++;
+		for (int k = pos; k < brk[r] && at < x + w; k++, at++) {
+			struct cell *dst = grid_at(c->g, at, y + r);
+
+			if (dst != NULL)
+				*dst = d->g.cells[k];
+		}
+		pos = brk[r];
+	}
+}
+
+/* The rows line d takes wrapped at w columns. */
+static int
+wrapped_rows(const struct drawn_line *d, int w)
+{
+	int brk[16];
+
+	return d->len == 0 ? 1 : wrap_line(d, w, brk, 16);
+}
+
 static void
 draw_window_panel(struct rctx *c, int y, int rows)
 {
@@ -466,47 +563,31 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		enum wline line;
 		int prio;       /* lower shows first when rows are short */
 	} lines[] = {
-		{ WL_WARNINGS, 0 }, { WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 }, { WL_IDLE, 5 },
-		{ WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 }, { WL_SEL, 1 },
-		{ WL_STEP_WHY, 1 },
-		{ WL_RANKS, 2 },
-		{ WL_MEMORY, 1 }, { WL_COMPARE, 0 }, { WL_BASELINE, 0 },
+		{ WL_WARNINGS, 0 }, { WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 },
+		{ WL_IDLE, 5 }, { WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 },
+		{ WL_SEL, 1 }, { WL_STEP_WHY, 1 }, { WL_RANKS, 2 }, { WL_MEMORY, 1 },
+		{ WL_COMPARE, 0 }, { WL_BASELINE, 0 },
 	};
-	int n = (int)(sizeof lines / sizeof lines[0]);
-	int show[WL_COUNT] = { 0 }, used = 0, sel = c->v->sel != SEL_NONE;
+	enum { N = sizeof lines / sizeof lines[0] };
+	const struct view *v = c->v;
+	int show[N] = { 0 }, cost[N] = { 0 }, wanted[N] = { 0 };
+	int used = 0, sel = v->sel != SEL_NONE;
 	struct view_baseline bl;
-	int has_base = view_compare_baseline(c->v, &bl);
+	int has_base = view_compare_baseline(v, &bl);
 	struct bw_row bwr[COLL_NTYPES];
-	int has_bw = window_bandwidth(c->v, bwr) > 0 || (c->v->xr != NULL &&
-	    !c->v->compare && c->v->xr->busbw_gbps >= 0);
+	int has_bw = window_bandwidth(v, bwr) > 0 || (v->xr != NULL &&
+	    !v->compare && v->xr->busbw_gbps >= 0);
 	int w = c->g->w, left = w, row = 0;
+	struct drawn_line dl[N];
 
-	for (int prio = 0; prio <= 6; prio++)
-		for (int i = 0; i < n; i++)
-			if (lines[i].prio == prio && used < rows &&
-			    (lines[i].line != WL_SEL || sel) &&
-			    (lines[i].line != WL_STEP_WHY || (c->v->sel == SEL_STEP &&
-			    c->v->nan > 0 && c->v->sel_index >= 0 &&
-			    (size_t)c->v->sel_index < view_current(c->v)->nsteps)) &&
-			    (lines[i].line != WL_RANKS || (c->v->xr != NULL &&
-			    !c->v->compare)) &&
-			    (lines[i].line != WL_MEMORY || c->v->show_memory) &&
-			    (lines[i].line != WL_BANDWIDTH || has_bw) &&
-			    (lines[i].line != WL_WARNINGS || (c->v->nan > 0 &&
-			    trace_warning_kinds(view_current(c->v)->t) > 0)) &&
-			    (lines[i].line != WL_COMPARE || c->v->compare) &&
-			    (lines[i].line != WL_BASELINE || has_base)) {
-				show[lines[i].line] = 1;
-				used++;
-			}
-	if (c->v->nan > 0 && view_current(c->v)->device < 0) {
+	if (v->nan > 0 && view_current(v)->device < 0) {
 		struct pen p = { c, 1, y, w };
 
 		render_pen_put(&p, ROLE_PANEL, "no GPU activity in this trace; ");
 		render_pen_put(&p, ROLE_VALUE, "c");
 		render_pen_put(&p, ROLE_PANEL, " %s the CPU lanes%s",
-		    c->v->show_cpu ? "hides" : "shows",
-		    c->v->nan > 1 ? ", r goes to the next rank" : "");
+		    v->show_cpu ? "hides" : "shows",
+		    v->nan > 1 ? ", r goes to the next rank" : "");
 		if (sel && rows > 1) {
 			p.x = 1;
 			p.y++;
@@ -515,17 +596,53 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		return;
 	}
 	/* wide terminals: the top kernels on the right */
-	if (w >= 160) {
+	if (w >= 160)
 		left = w / 2 - 1;
-		draw_kernels(c, left + 2, y, w - left - 2, rows);
-	}
-	for (int i = 0; i < n; i++) {
-		struct pen p = { c, 1, y + row, left };
+	for (int i = 0; i < N; i++) {
+		enum wline l = lines[i].line;
 
-		if (!show[lines[i].line])
+		wanted[i] = (l != WL_SEL || sel) &&
+		    (l != WL_STEP_WHY || (v->sel == SEL_STEP && v->nan > 0 &&
+		    v->sel_index >= 0 &&
+		    (size_t)v->sel_index < view_current(v)->nsteps)) &&
+		    (l != WL_RANKS || (v->xr != NULL && !v->compare)) &&
+		    (l != WL_MEMORY || v->show_memory) &&
+		    (l != WL_BANDWIDTH || has_bw) &&
+		    (l != WL_WARNINGS || (v->nan > 0 &&
+		    trace_warning_kinds(view_current(v)->t) > 0)) &&
+		    (l != WL_COMPARE || v->compare) &&
+		    (l != WL_BASELINE || has_base);
+		if (!wanted[i])
 			continue;
-		draw_window_line(c, &p, lines[i].line);
-		row++;
+		/* drawn whole once, then wrapped rather than cut */
+		draw_line_full(c, l, &dl[i]);
+		cost[i] = wrapped_rows(&dl[i], left - 1);
+	}
+	/*
+	 * By priority, each line whole or not at all; but the first lines
+	 * (priority 0: T_exposed, warnings, the comparison) take the rows left
+	 * even when that cuts them, a tiny panel's only numbers.
+	 */
+	for (int prio = 0; prio <= 6; prio++)
+		for (int i = 0; i < N; i++) {
+			if (!wanted[i] || lines[i].prio != prio || used >= rows)
+				continue;
+			if (used + cost[i] > rows && prio > 0)
+				continue;
+			if (used + cost[i] > rows)
+				cost[i] = rows - used;
+			show[i] = 1;
+			used += cost[i];
+		}
+	if (w >= 160)
+		draw_kernels(c, left + 2, y, w - left - 2, rows);
+	for (int i = 0; i < N; i++) {
+		if (show[i]) {
+			put_wrapped(c, &dl[i], 1, y + row, left - 1, cost[i]);
+			row += cost[i];
+		}
+		if (wanted[i])
+			grid_free(&dl[i].g);
 	}
 	/* tall panels: the top kernels below, after a blank row */
 	if (w < 160 && rows - row >= 4)

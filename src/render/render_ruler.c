@@ -244,34 +244,60 @@ render_draw_steps(struct rctx *c)
 		    (long long)med->number);
 	}
 	{
+		/*
+		 * The summary's parts, shown whole or not at all, as many as fit:
+		 * first the count and median, then an incomplete last step, the
+		 * outliers, and which steps are in view.
+		 */
+		char inc[64] = "", out[96] = "", view[64] = "";
+		int room = c->g->w - x, left;
 		struct pen p = { c, x, y, c->g->w };
 
 		if (x + 8 > c->g->w)
 			return;
-		render_pen_put(&p, ROLE_PANEL, "%s", text);
+		if (cut)
+			snprintf(inc, sizeof inc, ", #%lld may be incomplete",
+			    (long long)an->steps[an->nsteps - 1].number);
+		if (nout > 0) {
+			size_t l = (size_t)snprintf(out, sizeof out, ", %zu outlier%s", nout,
+			    nout > 1 ? "s" : "");
+
+			for (size_t i = 0, shown = 0; i < an->nsteps && shown < 3 &&
+			    l + 24 < sizeof out; i++)
+				if (an->steps[i].outlier) {
+					l += (size_t)snprintf(out + l, sizeof out - l, " #%lld",
+					    (long long)an->steps[i].number);
+					shown++;
+				}
+		}
 		if (first_in >= 0) {
 			int64_t n0 = an->steps[first_in].number, n1 = an->steps[last_in].number;
 
 			if (n0 == n1)
-				render_pen_put(&p, ROLE_PANEL, ", in view #%lld", (long long)n0);
+				snprintf(view, sizeof view, ", in view #%lld", (long long)n0);
 			else
-				render_pen_put(&p, ROLE_PANEL, ", in view #%lld..#%lld",
+				snprintf(view, sizeof view, ", in view #%lld..#%lld",
 				    (long long)n0, (long long)n1);
 		}
-		if (cut) {
-			render_pen_put(&p, ROLE_PANEL, ", ");
-			render_pen_put(&p, ROLE_BAD, "#%lld may be incomplete",
-			    (long long)an->steps[an->nsteps - 1].number);
+		left = room - render_text_cols(text);
+		if (left < 0)
+			return;
+		if (render_text_cols(inc) > left)
+			inc[0] = '\0';
+		left -= render_text_cols(inc);
+		if (render_text_cols(out) > left)
+			out[0] = '\0';
+		left -= render_text_cols(out);
+		if (render_text_cols(view) > left)
+			view[0] = '\0';
+		render_pen_put(&p, ROLE_PANEL, "%s%s", text, view);
+		if (inc[0] != '\0') {
+			render_pen_put(&p, ROLE_PANEL, ",");
+			render_pen_put(&p, ROLE_BAD, "%s", inc + 1);
 		}
-		if (nout > 0) {
-			render_pen_put(&p, ROLE_PANEL, ", ");
-			render_pen_put(&p, ROLE_BAD, "%zu outlier%s", nout, nout > 1 ? "s" : "");
-			for (size_t i = 0, shown = 0; i < an->nsteps && shown < 3; i++)
-				if (an->steps[i].outlier) {
-					render_pen_put(&p, ROLE_BAD, " #%lld",
-					    (long long)an->steps[i].number);
-					shown++;
-				}
+		if (out[0] != '\0') {
+			render_pen_put(&p, ROLE_PANEL, ",");
+			render_pen_put(&p, ROLE_BAD, "%s", out + 1);
 		}
 	}
 }

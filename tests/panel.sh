@@ -1,0 +1,66 @@
+#!/bin/sh
+# The viewer's panel cuts no value: --render of the bundled example at
+# 80x24, 120x40, 200x50 (and 60x30, where lines must wrap) shows every number of the window panel whole,
+# each equal to the JSON report of the same window (formatted as gantty
+# formats durations), wrapped onto another row rather than cut; and the
+# title and the step strip keep their values whole at 80 columns.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+[ -n "$PYTHON3" ] || skip_all "no python3"
+example=$top_srcdir/share/example.json.gz
+"$GANTTY" --report --format=json -q "$example" >"$tmp/report.json" ||
+    bail "--report of the example"
+for size in 80x24 120x40 200x50 60x30; do
+	w=${size%x*} h=${size#*x}
+	LC_ALL=C.UTF-8 "$GANTTY" --render --width="$w" --height="$h" --color=never \
+	    -q "$example" >"$tmp/frame-$size.txt" || fail "--render at $size"
+	check "$size: the panel's values are whole and equal the JSON report's" \
+	    "$PYTHON3" - "$tmp/report.json" "$tmp/frame-$size.txt" "$w" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["ranks"][0]
+lines = open(sys.argv[2], encoding="utf-8").read().split("\n")
+width = int(sys.argv[3])
+
+def dur(ns):
+    # gantty's units_format: 4 significant digits, zeros trimmed
+    if ns == 0:
+        return "0"
+    for scale, name in ((10**9, "s"), (10**6, "ms"), (10**3, "us")):
+        if ns >= scale:
+            v = ns / scale
+            d = 0 if v >= 1000 else 1 if v >= 100 else 2 if v >= 10 else 3
+            t = "%.*f" % (d, v)
+            if "." in t:
+                t = t.rstrip("0").rstrip(".")
+            return "%s %s" % (t, name)
+    return "%d ns" % ns
+
+g, gaps = r["gpu"], r["gaps"]
+want = [
+    "T_exposed " + dur(g["exposed_comm_ns"]),
+    "idle " + dur(g["idle_ns"]),
+    "busy " + dur(g["busy_ns"]),
+    "compute " + dur(g["compute_ns"]),
+    "comm " + dur(g["comm_ns"]),
+    "memory " + dur(g["memory_ns"]),
+    "%.1f%% of comm" % g["overlap_pct"],
+    ": %d, total %s" % (gaps["count"], dur(gaps["total_ns"])),
+    "largest " + dur(gaps["largest"]["dur_ns"]),
+    "host wait " + dur(r["idle_breakdown"]["host_wait_ns"]),
+    "MFU %.1f%%" % (100 * r["mfu"]["value"]),
+]
+panel = [l for l in lines if l.startswith(" ")]
+bad = [x for x in want if not any(x in l for l in panel)]
+wide = [l for l in lines if len(l) > width]
+for x in bad:
+    print("not whole in the panel: %r" % x, file=sys.stderr)
+for l in wide:
+    print("wider than the screen: %r" % l, file=sys.stderr)
+sys.exit(1 if bad or wide else 0)
+PY
+done
+check "80x24: the title keeps the window and the rank" \
+    grep -qE '^gantty .*window .* rank 0 dev 0' "$tmp/frame-80x24.txt"
+check "80x24: the step strip keeps its values whole" \
+    grep -qE '^steps .*median 72\.32 ms \(#16\), 1 outlier #15 *$' "$tmp/frame-80x24.txt"
+finish
