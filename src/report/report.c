@@ -17,6 +17,7 @@
 #include "report/emit.h"
 #include "model/comm.h"
 #include "model/trace.h"
+#include "base/ranges.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 
@@ -85,26 +86,25 @@ write_csv(FILE *out, const struct analysis_opts *o, const struct analysis *a,
 
 /* ---- text ------------------------------------------------------------ */
 
-struct rank_list {
-	FILE *out;
-	size_t n;
-};
-
 static void
 put_rank(void *arg, int64_t rank)
 {
-	struct rank_list *l = arg;
-
-	fprintf(l->out, "%s%" PRId64, l->n++ ? ", " : "", rank);
+	ranges_add(arg, rank);
 }
 
-/* Writes, comma-separated, the duplicate (dup) or missing ranks of x; returns how many. */
-static size_t
-rank_problems(FILE *out, const struct crossrank *x, int dup)
+/*
+ * Writes the duplicate (dup) or missing ranks of x as ranges ("2-127, 130"),
+ * "none" when there are none.
+ */
+static void
+text_rank_problems(FILE *out, const struct crossrank *x, int dup)
 {
-	struct rank_list l = { out, 0 };
+	struct ranges r;
 
-	return listing_ranks(x, dup, put_rank, &l);
+	ranges_begin(&r, out, 0);
+	listing_ranks(x, dup, put_rank, &r);
+	if (ranges_end(&r) == 0)
+		fputs("none", out);
 }
 
 static const char *
@@ -367,11 +367,9 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 	fprintf(out, "\ncross-rank: %zu participants, %zu collectives matched",
 	    x->nparts, x->ncolls);
 	fputs("\n  duplicate ranks: ", out);
-	if (rank_problems(out, x, 1) == 0)
-		fputs("none", out);
+	text_rank_problems(out, x, 1);
 	fputs("; missing ranks: ", out);
-	if (rank_problems(out, x, 0) == 0)
-		fputs("none", out);
+	text_rank_problems(out, x, 0);
 	if (x->align_ns != NULL) {
 		fputs("\n  clocks aligned on collectives; offsets:", out);
 		for (size_t p = 0; p < x->nparts; p++) {
