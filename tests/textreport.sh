@@ -51,4 +51,39 @@ file_has "$tmp/err" "warning: $g/rank-0.json: no ProfilerStep#3 in this trace" \
     "and in a warning"
 file_has "$tmp/out" "  window +" "the rank with it has its window"
 
+# ---- long names elided in the middle, in text only -------------------------
+# A 2,110-character kernel name (template arguments, as real ones are) and a
+# thread name as long: the text keeps the first 60 and the last 59
+# characters around U+2026, 120 in all ("..." and 59 + 58 where the output
+# is not UTF-8); the JSON keeps them whole.
+long="sm90_gemm<$(printf 'float, %.0s' $(seq 300))int>(int)"
+thread="worker_$(printf 'x%.0s' $(seq 300))_end"
+sed -e "s/\"sm90_gemm\"/\"$long\"/" \
+    -e "s/\"tid\": 100, \"args\": {\"name\": \"python3\"/\"tid\": 100, \"args\": {\"name\": \"$thread\"/" \
+    "$fx/small.json" >"$tmp/long.json"
+head60=$(printf '%s' "$long" | cut -c1-60)
+tail59=$(printf '%s' "$long" | rev | cut -c1-59 | rev)
+head59=$(printf '%s' "$long" | cut -c1-59)
+tail58=$(printf '%s' "$long" | rev | cut -c1-58 | rev)
+# a UTF-8 locale to run in, where there is one
+utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^(C|en_US)\.utf-?8$')
+if [ -n "$utf8" ]; then
+expect 0 "a kernel name of 2,110 characters" env LC_ALL="$utf8" "$GANTTY" --report "$tmp/long.json"
+file_has "$tmp/out" "compute $head60…$tail59" \
+    "the top kernel's name keeps its start and end around …"
+check "no line of the text holds the whole name" sh -c "! grep -qF -- '$long' '$tmp/out'"
+file_has "$tmp/out" "$(printf '%s' "$thread" | cut -c1-60)…" "a long thread name is elided too"
+expect 0 "--diff of it" env LC_ALL="$utf8" "$GANTTY" --diff "$tmp/long.json" "$fx/small.json"
+file_has "$tmp/out" "$head60…$tail59" "--diff elides the kernel name as well"
+else
+	skip "names elided with … in a UTF-8 locale" "no UTF-8 locale here"
+fi
+expect 0 "the same in a locale that is not UTF-8" env LC_ALL=C "$GANTTY" --report "$tmp/long.json"
+file_has "$tmp/out" "compute $head59...$tail58" "there the mark is ..."
+expect 0 "--ascii" "$GANTTY" --report --ascii "$tmp/long.json"
+file_has "$tmp/out" "compute $head59...$tail58" "--ascii marks it with ... too"
+expect 0 "the JSON report of it" "$GANTTY" --report --format=json "$tmp/long.json"
+file_has "$tmp/out" "\"name\": \"$long\"" "the JSON has the whole kernel name"
+file_has "$tmp/out" "\"name\": \"$thread\"" "and the whole thread name"
+
 finish

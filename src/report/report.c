@@ -225,7 +225,8 @@ text_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 }
 
 static void
-text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o,
+    int ascii)
 {
 	const struct layer **v = xcalloc(a->nlayers + 1, sizeof *v);
 	size_t n = 0;
@@ -243,7 +244,8 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 		fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
 		for (size_t i = 0; i < n && i < 5 && v[i]->own_exposed_comm_ns > 0; i++) {
 			fputs("    ", out);
-			emit_text_str(out, trace_str(a->t, v[i]->name));
+			emit_text_name(out, trace_str(a->t, v[i]->name), EMIT_NAME_CHARS,
+			    ascii);
 			fprintf(out, " %s", layers_phase_name(v[i]->phase));
 			if (v[i]->step >= 0)
 				fprintf(out, " step %" PRId64, v[i]->step);
@@ -273,9 +275,20 @@ text_comm_classes(FILE *out, const struct trace *t)
 		fputs("\n", out);
 }
 
+/* Writes spaces after a column of n characters, up to width. */
+static void
+pad(FILE *out, size_t n, size_t width)
+{
+	for (; n < width; n++)
+		putc(' ', out);
+}
+
+/* The longest pid or tid of a string shown in the track list. */
+#define TRACK_ID_CHARS 40
+
 static void
 text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
-    int64_t origin, const struct crossrank *x, size_t part)
+    int64_t origin, const struct crossrank *x, size_t part, int ascii)
 {
 	const struct trace *t = a->t;
 	char b1[32];
@@ -288,7 +301,8 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 		fprintf(out, ", device %d", a->device);
 	if (t->ndevices > 0) {
 		fputs(", ", out);
-		emit_text_str(out, trace_str(t, t->devices[0].name));
+		emit_text_name(out, trace_str(t, t->devices[0].name), EMIT_NAME_CHARS,
+		    ascii);
 	}
 	fprintf(out, "\n  %" PRIu64 " events, %zu tracks, %" PRIu64
 	    " GPU activities (%" PRIu64 " linked to their launch)",
@@ -311,14 +325,15 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	else
 		fprintf(out, "  no window: %s\n", a->problem);
 	text_steps(out, a, o);
-	text_layers(out, a, o);
+	text_layers(out, a, o, ascii);
 	if (a->ntop > 0) {
 		fputs("  top kernels:\n", out);
 		for (size_t i = 0; i < a->ntop && i < 5; i++) {
 			fprintf(out, "    %10s %6" PRIu64 "x %-7s ",
 			    dur(b1, sizeof b1, a->top[i].total_ns), a->top[i].count,
 			    trace_class_name(a->top[i].cls));
-			emit_text_str(out, trace_str(t, a->top[i].name));
+			emit_text_name(out, trace_str(t, a->top[i].name), EMIT_NAME_CHARS,
+			    ascii);
 			fputs("\n", out);
 		}
 	}
@@ -327,22 +342,24 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	fputs("  tracks:\n", out);
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
-		char pid[64], tid[64];
 
 		if (!listing_track(a, tr))
 			continue;
-
+		fprintf(out, "    %-7s %8u events  pid ", trace_kind_name(tr->kind),
+		    tr->count);
 		if (tr->pid_str)
-			snprintf(pid, sizeof pid, "%s", trace_str(t, tr->pid_str));
+			pad(out, emit_text_name(out, trace_str(t, tr->pid_str),
+			    TRACK_ID_CHARS, ascii), 10);
 		else
-			snprintf(pid, sizeof pid, "%" PRId64, tr->pid);
+			fprintf(out, "%-10" PRId64, tr->pid);
+		fputs(" tid ", out);
 		if (tr->tid_str)
-			snprintf(tid, sizeof tid, "%s", trace_str(t, tr->tid_str));
+			pad(out, emit_text_name(out, trace_str(t, tr->tid_str),
+			    TRACK_ID_CHARS, ascii), 12);
 		else
-			snprintf(tid, sizeof tid, "%" PRId64, tr->tid);
-		fprintf(out, "    %-7s %8u events  pid %-10s tid %-12s ",
-		    trace_kind_name(tr->kind), tr->count, pid, tid);
-		emit_text_str(out, trace_str(t, tr->name));
+			fprintf(out, "%-12" PRId64, tr->tid);
+		fputs(" ", out);
+		emit_text_name(out, trace_str(t, tr->name), EMIT_NAME_CHARS, ascii);
 		fputs("\n", out);
 	}
 }
@@ -360,7 +377,7 @@ text_part(FILE *out, const struct crossrank *x, int32_t p)
 }
 
 static void
-text_cross_rank(FILE *out, const struct crossrank *x)
+text_cross_rank(FILE *out, const struct crossrank *x, int ascii)
 {
 	char b1[32], b2[32], b3[32];
 
@@ -431,9 +448,9 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 		const struct crossrank_coll *c = &x->colls[x->top[i]];
 
 		fprintf(out, "    %9s  ", dur(b1, sizeof b1, c->skew_ns));
-		emit_text_str(out, crossrank_str(x, c->name));
+		emit_text_name(out, crossrank_str(x, c->name), EMIT_NAME_CHARS, ascii);
 		fputs(" (", out);
-		emit_text_str(out, crossrank_str(x, c->group));
+		emit_text_name(out, crossrank_str(x, c->group), EMIT_NAME_CHARS, ascii);
 		if (c->seq >= 0)
 			fprintf(out, " seq %" PRId64, c->seq);
 		fputs("), last ", out);
@@ -446,7 +463,7 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 int
 report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts,
     int64_t trace_start_ns, const struct analysis *a, size_t n,
-    const struct crossrank *x)
+    const struct crossrank *x, int ascii)
 {
 	switch (fmt) {
 	case REPORT_JSON:
@@ -459,10 +476,10 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 		for (size_t i = 0; i < n; i++) {
 			if (i > 0)
 				fputs("\n", out);
-			text_entry(out, &a[i], opts, trace_start_ns, x, i);
+			text_entry(out, &a[i], opts, trace_start_ns, x, i, ascii);
 		}
 		if (x != NULL)
-			text_cross_rank(out, x);
+			text_cross_rank(out, x, ascii);
 		break;
 	}
 	fflush(out);
@@ -471,7 +488,7 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 
 int
 report_write_cross(FILE *out, enum report_format fmt,
-    const struct report_set *set, const struct crossrank *x)
+    const struct report_set *set, const struct crossrank *x, int ascii)
 {
 	switch (fmt) {
 	case REPORT_JSON:
@@ -494,7 +511,7 @@ report_write_cross(FILE *out, enum report_format fmt,
 		break;
 	case REPORT_TEXT:
 		fprintf(out, "%zu participants read from per-rank reports\n", set->n);
-		text_cross_rank(out, x);
+		text_cross_rank(out, x, ascii);
 		break;
 	}
 	fflush(out);

@@ -30,11 +30,13 @@ enum report_format {
  * trace_start_ns is the earliest event of all loaded traces (the origin of
  * --window).  x is the cross-rank
  * analysis of a[0..n), or NULL with a single participant (JSON cross_rank:
- * null).  Returns 0, or -1 if writing failed (errno set).
+ * null).  The text elides long names in their middle (emit_text_name()),
+ * with "..." for ascii, else "\u2026"; JSON and CSV write them whole.
+ * Returns 0, or -1 if writing failed (errno set).
  */
 int report_write(FILE *out, enum report_format fmt,
     const struct analysis_opts *opts, int64_t trace_start_ns,
-    const struct analysis *a, size_t n, const struct crossrank *x);
+    const struct analysis *a, size_t n, const struct crossrank *x, int ascii);
 
 struct report_set;
 /*
@@ -42,9 +44,10 @@ struct report_set;
  * per-rank reports (gantty --reports; x built from them in the same order):
  * JSON {"version", "reports": [...], "cross_rank": {...}} with cross_rank as
  * in report_write(), text, or CSV (step, rank, device, time_ns; one line per
- * participant's step).  Returns 0, or -1 if writing failed.
+ * participant's step); ascii as in report_write().  Returns 0, or -1 if
+ * writing failed.
  */
 int report_write_cross(FILE *out, enum report_format fmt,
-    const struct report_set *set, const struct crossrank *x);
+    const struct report_set *set, const struct crossrank *x, int ascii);
 
 #endif
