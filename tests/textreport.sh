@@ -86,4 +86,43 @@ expect 0 "the JSON report of it" "$GANTTY" --report --format=json "$tmp/long.jso
 file_has "$tmp/out" "\"name\": \"$long\"" "the JSON has the whole kernel name"
 file_has "$tmp/out" "\"name\": \"$thread\"" "and the whole thread name"
 
+# ---- metadata pseudo-tracks left out of the track list ----------------------
+# small.json with Kineto's three (pid "Spans", "Traces", "": one event each),
+# and two string-named tracks that are not metadata: one of two events, one
+# with a numeric tid; and a string pid with a control character.
+meta='  {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans", "tid": "PyTorch Profiler", "ts": 1692998837400, "dur": 300},
+  {"ph": "i", "s": "g", "name": "Iteration Start: PyTorch Profiler", "pid": "Traces", "tid": "Trace PyTorch Profiler", "ts": 1692998837400},
+  {"ph": "i", "s": "g", "name": "Record Window End", "pid": "", "tid": "", "ts": 1692998837700},
+  {"ph": "X", "cat": "user_annotation", "name": "a", "pid": "worker", "tid": "main", "ts": 1692998837410, "dur": 5},
+  {"ph": "X", "cat": "user_annotation", "name": "b", "pid": "worker", "tid": "main", "ts": 1692998837420, "dur": 5},
+  {"ph": "X", "cat": "user_annotation", "name": "c", "pid": "loader", "tid": 3, "ts": 1692998837430, "dur": 5},
+  {"ph": "X", "cat": "user_annotation", "name": "d", "pid": "esc\u001b[2J", "tid": 4, "ts": 1692998837440, "dur": 5},'
+awk -v meta="$meta" '{ print } /"traceEvents": \[/ { print meta }' "$fx/small.json" >"$tmp/meta.json"
+expect 0 "a trace with metadata tracks" "$GANTTY" --report -q "$tmp/meta.json"
+file_has "$tmp/out" "  tracks (3 metadata tracks not listed):" "they are counted"
+check "they are not listed" sh -c "! grep -E 'pid (Spans|Traces|\"\") ' '$tmp/out'"
+file_has "$tmp/out" "events  pid worker     tid main         main" \
+    "a string-named track of two events is listed"
+file_has "$tmp/out" "events  pid loader     tid 3 " "a string pid with a numeric tid is listed"
+file_has "$tmp/out" "events  pid esc?[2J    tid 4 " "a control character in a pid is shown as ?"
+file_has "$tmp/out" "    cpu            6 events  pid 100        tid 100          python3" \
+    "the real tracks are listed as before"
+expect 0 "its JSON report" "$GANTTY" --report --format=json -q "$tmp/meta.json"
+file_has "$tmp/out" '{"pid": "Spans", "tid": "PyTorch Profiler", "kind": "cpu"' \
+    "the JSON lists the metadata tracks as before"
+head -4 "$fx/small.json" >"$tmp/onlymeta.json"
+printf '"traceEvents": [\n%s\n]}\n' "$(printf '%s\n' "$meta" | head -3 | sed '$s/,$//')" \
+    >>"$tmp/onlymeta.json"
+expect 0 "a trace of metadata tracks only" "$GANTTY" --report -q "$tmp/onlymeta.json"
+file_has "$tmp/out" "  tracks: 3 metadata tracks, not listed" "they are counted on one line"
+if [ -d "${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}" ]; then
+	corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
+	expect 0 "a real trace with Kineto's metadata tracks" "$GANTTY" --report -q \
+	    "$corpus/tracelens/tests/traces/mi300/resnet_act_checkpoint.json.gz"
+	file_has "$tmp/out" "  tracks (3 metadata tracks not listed):" "its three are counted"
+	check "and not listed" sh -c "! grep -E 'pid (Spans|Traces|\"\") ' '$tmp/out'"
+else
+	skip "a real trace with Kineto's metadata tracks" "no corpus"
+fi
+
 finish

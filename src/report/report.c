@@ -286,6 +286,57 @@ pad(FILE *out, size_t n, size_t width)
 /* The longest pid or tid of a string shown in the track list. */
 #define TRACK_ID_CHARS 40
 
+/*
+ * The entry's tracks (listing_track()) but the metadata pseudo-tracks,
+ * which are counted: "tracks (3 metadata tracks not listed):".  Nothing
+ * when there is no track at all.
+ */
+static void
+text_tracks(FILE *out, const struct analysis *a, int ascii)
+{
+	const struct trace *t = a->t;
+	size_t nlisted = 0, nmeta = 0;
+
+	for (size_t i = 0; i < t->ntracks; i++) {
+		if (!listing_track(a, &t->tracks[i]))
+			continue;
+		if (listing_metadata_track(&t->tracks[i]))
+			nmeta++;
+		else
+			nlisted++;
+	}
+	if (nlisted == 0 && nmeta == 0)
+		return;
+	if (nmeta == 0)
+		fputs("  tracks:\n", out);
+	else
+		fprintf(out, nlisted > 0 ? "  tracks (%zu metadata track%s not listed):\n" :
+		    "  tracks: %zu metadata track%s, not listed\n", nmeta,
+		    nmeta == 1 ? "" : "s");
+	for (size_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+
+		if (!listing_track(a, tr) || listing_metadata_track(tr))
+			continue;
+		fprintf(out, "    %-7s %8u events  pid ", trace_kind_name(tr->kind),
+		    tr->count);
+		if (tr->pid_str)
+			pad(out, emit_text_name(out, trace_str(t, tr->pid_str),
+			    TRACK_ID_CHARS, ascii), 10);
+		else
+			fprintf(out, "%-10" PRId64, tr->pid);
+		fputs(" tid ", out);
+		if (tr->tid_str)
+			pad(out, emit_text_name(out, trace_str(t, tr->tid_str),
+			    TRACK_ID_CHARS, ascii), 12);
+		else
+			fprintf(out, "%-12" PRId64, tr->tid);
+		fputs(" ", out);
+		emit_text_name(out, trace_str(t, tr->name), EMIT_NAME_CHARS, ascii);
+		fputs("\n", out);
+	}
+}
+
 static void
 text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
     int64_t origin, const struct crossrank *x, size_t part, int ascii)
@@ -339,29 +390,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	}
 	text_comm_classes(out, t);
 	report_diag_text(out, a, x, part, origin);
-	fputs("  tracks:\n", out);
-	for (size_t i = 0; i < t->ntracks; i++) {
-		const struct track *tr = &t->tracks[i];
-
-		if (!listing_track(a, tr))
-			continue;
-		fprintf(out, "    %-7s %8u events  pid ", trace_kind_name(tr->kind),
-		    tr->count);
-		if (tr->pid_str)
-			pad(out, emit_text_name(out, trace_str(t, tr->pid_str),
-			    TRACK_ID_CHARS, ascii), 10);
-		else
-			fprintf(out, "%-10" PRId64, tr->pid);
-		fputs(" tid ", out);
-		if (tr->tid_str)
-			pad(out, emit_text_name(out, trace_str(t, tr->tid_str),
-			    TRACK_ID_CHARS, ascii), 12);
-		else
-			fprintf(out, "%-12" PRId64, tr->tid);
-		fputs(" ", out);
-		emit_text_name(out, trace_str(t, tr->name), EMIT_NAME_CHARS, ascii);
-		fputs("\n", out);
-	}
+	text_tracks(out, a, ascii);
 }
 
 static void
