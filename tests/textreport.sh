@@ -125,4 +125,19 @@ else
 	skip "a real trace with Kineto's metadata tracks" "no corpus"
 fi
 
+# ---- the cross-rank summary first -----------------------------------------
+check "several ranks: the report opens with the cross-rank section" \
+    test "$(sed -n 1p "$tmp/ranges.txt" | cut -c1-34)" = "cross-rank: 5 participants, 18 col"
+check "then a header, a blank line and the first rank's entry" test \
+    "$(awk '/^per rank: 5 entries, one per \(rank, device\)$/ { getline a; getline b
+	print a "|" b }' "$tmp/ranges.txt")" = "|$g/rank-0.json"
+check "the cross-rank section comes before every rank's entry" test \
+    "$(grep -n '^cross-rank\|^  rank [0-9]' "$tmp/ranges.txt" | sed -n 1p | cut -d: -f2)" = "cross-rank"
+check "no cross-rank section after the entries" test \
+    "$(grep -c '^cross-rank' "$tmp/ranges.txt")" -eq 1
+expect 0 "a single trace" "$GANTTY" --report -q "$g/rank-0.json"
+check "a single trace has no cross-rank section nor header" \
+    sh -c "! grep -q '^cross-rank\|^per rank' '$tmp/out'"
+check "and opens with its file" test "$(sed -n 1p "$tmp/out")" = "$g/rank-0.json"
+
 finish

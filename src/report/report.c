@@ -410,7 +410,7 @@ text_cross_rank(FILE *out, const struct crossrank *x, int ascii)
 {
 	char b1[32], b2[32], b3[32];
 
-	fprintf(out, "\ncross-rank: %zu participants, %zu collectives matched",
+	fprintf(out, "cross-rank: %zu participants, %zu collectives matched",
 	    x->nparts, x->ncolls);
 	fputs("\n  duplicate ranks: ", out);
 	text_rank_problems(out, x, 1);
@@ -502,13 +502,17 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 		write_csv(out, opts, a, n);
 		break;
 	case REPORT_TEXT:
+		/* several participants: what they share first, then each one */
+		if (x != NULL) {
+			text_cross_rank(out, x, ascii);
+			fprintf(out, "\nper rank: %zu entr%s, one per (rank, device)\n\n",
+			    n, n == 1 ? "y" : "ies");
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (i > 0)
 				fputs("\n", out);
 			text_entry(out, &a[i], opts, trace_start_ns, x, i, ascii);
 		}
-		if (x != NULL)
-			text_cross_rank(out, x, ascii);
 		break;
 	}
 	fflush(out);
@@ -539,7 +543,7 @@ report_write_cross(FILE *out, enum report_format fmt,
 			}
 		break;
 	case REPORT_TEXT:
-		fprintf(out, "%zu participants read from per-rank reports\n", set->n);
+		fprintf(out, "%zu participants read from per-rank reports\n\n", set->n);
 		text_cross_rank(out, x, ascii);
 		break;
 	}
