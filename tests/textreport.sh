@@ -140,4 +140,58 @@ check "a single trace has no cross-rank section nor header" \
     sh -c "! grep -q '^cross-rank\|^per rank' '$tmp/out'"
 check "and opens with its file" test "$(sed -n 1p "$tmp/out")" = "$g/rank-0.json"
 
+# ---- no table that is only its header -------------------------------------
+# headers FILE: prints each line that ends in ':' (a table's header) and is
+# not followed by a more indented line (a row): none should be.
+headers() {
+	awk 'function ind(s) { match(s, /^ */); return RLENGTH }
+	    h != "" && ind($0) <= ind(h) { print "header without rows: " h }
+	    { h = $0 ~ /:$/ ? $0 : "" }
+	    END { if (h != "") print "header without rows: " h }' "$1"
+}
+expect 0 "a layer without exposed comm of its own" \
+    "$GANTTY" --report -q --layer-pattern='^cudaStreamSynchronize$' "$fx/small.json"
+file_has "$tmp/out" "  layers: 1, none with exposed comm of its own" \
+    "says so on one line"
+check "and its 'worst own exposed comm' table has no bare header" \
+    sh -c "! grep -q 'worst own exposed comm:' '$tmp/out'"
+expect 0 "a trace of no events" "$GANTTY" --report -q "$fx/hostile/zero-events.json"
+check "has no tracks table" sh -c "! grep -q '^  tracks' '$tmp/out'"
+check "and no findings line (there is no window to look at)" \
+    sh -c "! grep -q 'findings' '$tmp/out'"
+file_has "$fx/small.report.txt" "  findings:" "(the golden report has its findings)"
+: >"$tmp/all.txt"
+for f in "$fx"/*.json "$fx"/hostile/*.json "$tmp/meta.json" "$tmp/onlymeta.json" \
+    "$tmp/long.json"; do
+	"$GANTTY" --report -q "$f" >>"$tmp/all.txt" 2>/dev/null
+	"$GANTTY" --report -q --window=0ms:1us "$f" >>"$tmp/all.txt" 2>/dev/null
+	"$GANTTY" --report -q --layer-pattern='^cudaStreamSynchronize$' "$f" \
+	    >>"$tmp/all.txt" 2>/dev/null
+done
+"$GANTTY" --report -q "$g" >>"$tmp/all.txt"
+"$GANTTY" --report -q --window=0ms:1ms "$g" >>"$tmp/all.txt"
+"$GANTTY" --report -q --step=11 "$g/rank-0.json" "$fx/small.json" >>"$tmp/all.txt"
+"$GANTTY" --diff -q "$g/rank-0.json" "$fx/small.json" >>"$tmp/all.txt"
+headers "$tmp/all.txt" >"$tmp/headers"
+check "no header without rows in the reports of the fixtures and generated ranks" \
+    test ! -s "$tmp/headers"
+sed 's/^/# /' "$tmp/headers" | head -5
+if [ -d "${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}" ]; then
+	corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
+	for f in "$corpus/tracelens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz" \
+	    "$corpus/tracelens/tests/traces/mi300/resnet_act_checkpoint.json.gz"; do
+		"$GANTTY" --report -q "$f"
+	done >"$tmp/corpus.txt" 2>/dev/null
+	headers "$tmp/corpus.txt" >"$tmp/headers"
+	check "nor in the reports of two real traces" test ! -s "$tmp/headers"
+	file_has "$tmp/corpus.txt" "none with exposed comm of its own" \
+	    "(one of which has layers without exposed comm)"
+else
+	skip "real traces' headers" "no corpus"
+fi
+# the generated ranks' bus bandwidth is the same on each: no slowest and fastest
+"$GANTTY" --report -q "$g" | sed -n 4p >"$tmp/bw"
+file_has "$tmp/bw" "; the same on the 16 participants measured" \
+    "bus bandwidth alike everywhere: no 'slowest X, fastest X' of one value"
+
 finish

@@ -241,7 +241,11 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	}
 	if (n > 0) {
 		qsort(v, n, sizeof *v, layers_qsort_worst);
-		fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
+		/* the worst first: a table only if one has exposed comm of its own */
+		if (v[0]->own_exposed_comm_ns > 0)
+			fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
+		else
+			fprintf(out, "  layers: %zu, none with exposed comm of its own\n", n);
 		for (size_t i = 0; i < n && i < 5 && v[i]->own_exposed_comm_ns > 0; i++) {
 			fputs("    ", out);
 			emit_text_name(out, trace_str(a->t, v[i]->name), EMIT_NAME_CHARS,
@@ -440,6 +444,7 @@ text_cross_rank(FILE *out, const struct crossrank *x, int ascii)
 	}
 	if (x->busbw_gbps >= 0) {
 		int32_t lo = -1, hi = -1;
+		size_t measured = 0;
 
 		fprintf(out, "  bus bandwidth of collectives >= %d MiB, from the last "
 		    "arrival: median %.1f GB/s", (int)(CROSSRANK_BW_MIN_BYTES >> 20),
@@ -449,16 +454,29 @@ text_cross_rank(FILE *out, const struct crossrank *x, int ascii)
 		for (size_t p = 0; p < x->nparts; p++) {
 			if (x->parts[p].bw_count == 0)
 				continue;
+			measured++;
 			if (lo < 0 || x->parts[p].busbw_gbps < x->parts[lo].busbw_gbps)
 				lo = (int32_t)p;
 			if (hi < 0 || x->parts[p].busbw_gbps > x->parts[hi].busbw_gbps)
 				hi = (int32_t)p;
 		}
-		fputs("; slowest ", out);
-		text_part(out, x, lo);
-		fprintf(out, " %.1f, fastest ", x->parts[lo].busbw_gbps);
-		text_part(out, x, hi);
-		fprintf(out, " %.1f\n", x->parts[hi].busbw_gbps);
+		/* a slowest and a fastest only when they differ, as printed */
+		if (measured == 1) {
+			fputs("; measured on ", out);
+			text_part(out, x, lo);
+			fputs(" only", out);
+		} else if (lo >= 0 &&
+		    x->parts[hi].busbw_gbps - x->parts[lo].busbw_gbps >= 0.05) {
+			fputs("; slowest ", out);
+			text_part(out, x, lo);
+			fprintf(out, " %.1f, fastest ", x->parts[lo].busbw_gbps);
+			text_part(out, x, hi);
+			fprintf(out, " %.1f", x->parts[hi].busbw_gbps);
+		} else if (lo >= 0) {
+			fprintf(out, "; the same on the %zu participants measured",
+			    measured);
+		}
+		fputs("\n", out);
 	}
 	if (x->nsteps > 0)
 		fputs("  steps:       slowest              spread\n", out);
