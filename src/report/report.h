@@ -5,6 +5,10 @@
  * analysis found for its window: as readable text, as the JSON object of
  * SPEC §5, or as CSV (the step table, a blank line, the layer table).  Times
  * in JSON and CSV are absolute int64 ns; keys are added, never renamed.  The
+ * text is for reading (man/gantty.1, TEXT REPORT): the cross-rank section
+ * first, then one entry per (rank, device); long names elided in their
+ * middle, rank lists as ranges, metadata pseudo-tracks counted and not
+ * listed, no table without rows.  JSON and CSV hold everything whole.  The
  * analyses are only read.
  */
 #ifndef GANTTY_REPORT_H
