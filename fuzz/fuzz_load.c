@@ -48,11 +48,11 @@ analyse_and_report(struct trace *t, const struct analysis_opts *o, int copies)
 
 	session_analyse_traces(&an, &n_analyses, &cap, traces, (size_t)copies, o, -1);
 	report_analyses_write(devnull, REPORT_JSON, o, t->start_ns, an, n_analyses,
-	    NULL, 0);
+	    NULL, 0, 0);
 	report_analyses_write(devnull, REPORT_TEXT, o, t->start_ns, an, n_analyses,
-	    NULL, 0);
+	    NULL, 0, 0);
 	report_analyses_write(devnull, REPORT_CSV, o, t->start_ns, an, n_analyses,
-	    NULL, 0);
+	    NULL, 0, 0);
 	for (size_t i = 0; i < n_analyses; i++)
 		analysis_free(&an[i]);
 	free(an);

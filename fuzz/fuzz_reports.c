@@ -43,9 +43,9 @@ show(const struct report_set *set, struct crossrank *x)
 	struct layout lay;
 	struct grid g;
 
-	report_write_cross(devnull, REPORT_JSON, set, x);
-	report_write_cross(devnull, REPORT_TEXT, set, x);
-	report_write_cross(devnull, REPORT_CSV, set, x);
+	report_write_cross(devnull, REPORT_JSON, set, x, 0);
+	report_write_cross(devnull, REPORT_TEXT, set, x, 0);
+	report_write_cross(devnull, REPORT_CSV, set, x, 0);
 	view_init(&v, NULL, 0, 0, 1, 1);
 	view_set_crossrank(&v, x);
 	render_layout(&lay, &v, 100, 30);

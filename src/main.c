@@ -317,7 +317,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 	}
 	x = report_input_match(&r, c->align);
 	if (c->mode == MODE_REPORT) {
-		if (report_write_cross(stdout, c->fmt, &r.set, x) < 0) {
+		if (report_write_cross(stdout, c->fmt, &r.set, x, c->ascii) < 0) {
 			perror("gantty: writing the report");
 			status = EXIT_INPUT;
 		}
@@ -382,14 +382,15 @@ run_mode(const struct cli *c, struct session *s)
 			fprintf(stderr, "gantty: %s\n", s->err);
 			return EXIT_INPUT;
 		}
-		if (report_compare_write(stdout, c->fmt, d.a, d.b, &d.d) < 0) {
+		if (report_compare_write(stdout, c->fmt, d.a, d.b, &d.d, c->ascii) < 0) {
 			perror("gantty: writing the diff");
 			status = EXIT_INPUT;
 		}
 		session_diff_free(&d);
 	} else if (c->mode == MODE_REPORT) {
 		if (report_analyses_write(stdout, c->fmt, &c->opts, s->origin_ns, s->an,
-		    s->n_analyses, c->rank < 0 ? s->align_ns : NULL, s->unaligned) < 0) {
+		    s->n_analyses, c->rank < 0 ? s->align_ns : NULL, s->unaligned,
+		    c->ascii) < 0) {
 			perror("gantty: writing the report");
 			status = EXIT_INPUT;
 		}

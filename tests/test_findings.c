@@ -594,7 +594,7 @@ Test(findings, json_report_lists_them)
 	fx_run(&x, &s, &o);
 	out = open_memstream(&buf, &len);
 	cr_assert_eq(report_write(out, REPORT_JSON, &o, x.t.start_ns, &x.a, 1,
-	    NULL), 0);
+	    NULL, 0), 0);
 	fclose(out);
 	root = json_tokener_parse(buf);
 	cr_assert_not_null(root, "invalid JSON");

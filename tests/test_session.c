@@ -226,6 +226,43 @@ Test(session, align_equals_brute_force)
 	input_free(&in);
 }
 
+/*
+ * A --step that no trace has is an error naming the steps there are (the
+ * fixtures: small.json has step 3, the example 10 to 17); one that only
+ * some traces have is not, and those without it have no window.
+ */
+Test(session, step_no_trace_has)
+{
+	struct input_list in;
+	struct session s;
+	struct analysis_opts o = default_opts();
+
+	inputs(&in, fixture, 2);
+	o.window = WINDOW_STEP;
+	o.step = 999;
+	session_init(&s);
+	cr_assert_eq(session_load(&s, &in, NULL, NULL), 0, "%s", s.err);
+	cr_assert_eq(session_analyse(&s, &o, -1), -1);
+	cr_expect_str_eq(s.err, "no ProfilerStep#999 in any of the 2 traces; their "
+	    "steps are 3, 10-17 (not all on every trace)");
+	cr_expect_eq(s.n_analyses, 0, "nothing analysed");
+	cr_assert_eq(session_analyse(&s, &o, 0), -1, "rank 0 alone");
+	cr_expect_str_eq(s.err, "no ProfilerStep#999 in " SRCDIR
+	    "/share/example.json.gz; its steps are 10-17");
+	o.step = 3;                     /* small.json (rank 1) has it */
+	cr_assert_eq(session_analyse(&s, &o, 0), -1, "not rank 0");
+	cr_expect_str_eq(s.err, "no ProfilerStep#3 in " SRCDIR
+	    "/share/example.json.gz; its steps are 10-17");
+	cr_assert_eq(session_analyse(&s, &o, -1), 0, "%s", s.err);
+	cr_assert_eq(s.n_analyses, 2);
+	cr_expect(s.an[0].has_window, "small.json has step 3");
+	cr_expect_not(s.an[1].has_window, "the example has not");
+	cr_expect(strstr(s.warnings[s.nwarnings - 1], "no ProfilerStep#3 in this trace")
+	    != NULL, "%s", s.warnings[s.nwarnings - 1]);
+	session_free(&s);
+	input_free(&in);
+}
+
 Test(session, diff_steps_of_one_trace)
 {
 	static const char *const one[1] = { SRCDIR "/share/example.json.gz" };
@@ -256,7 +293,8 @@ Test(session, diff_steps_of_one_trace)
 	cr_expect_neq(d.a->start_ns, d.b->start_ns);
 	session_diff_free(&d);
 	cr_expect_eq(session_diff(&s, &o, none, -1, &d), -1);
-	cr_expect(strstr(s.err, "--diff-steps: ") == s.err, "%s", s.err);
+	cr_expect_str_eq(s.err, "--diff-steps: no ProfilerStep#9999 in " SRCDIR
+	    "/share/example.json.gz; its steps are 10-17");
 	cr_expect_eq(session_diff(&s, &o, NULL, -1, &d), -1);
 	cr_expect_str_eq(s.err, "--diff compares two trace files, not 1 traces");
 	session_free(&s);

@@ -234,6 +234,53 @@ Test(steps, no_steps)
 	trace_free(&t);
 }
 
+/*
+ * steps_numbers(): the trace's step numbers, whatever the device, against
+ * the oracle of steps_find() on each device (sorted, repeats dropped); a
+ * repeated step and a trace without GPU activity.
+ */
+Test(steps, numbers)
+{
+	struct trace t;
+	struct step *s;
+	int64_t *v;
+	size_t n, nv;
+
+	linked_trace(&t);
+	nv = steps_numbers(&t, &v);
+	cr_assert_eq(nv, 3);
+	for (int32_t dev = 0; dev < 2; dev++) {
+		n = find_steps(&t, dev, &s);
+		cr_assert_eq(n, nv);
+		for (size_t i = 0; i < n; i++)
+			cr_expect_eq(s[i].number, v[i], "device %d step %zu", dev, i);
+		free(s);
+	}
+	free(v);
+	trace_free(&t);
+
+	j_begin();                      /* CPU only; step 7 twice */
+	step(7, 0, 10);
+	step(5, 20, 30);
+	step(7, 40, 50);
+	cpu("user_annotation", "ProfilerStep#6x", 1, 60, 5);
+	j_load(&t);
+	nv = steps_numbers(&t, &v);
+	cr_assert_eq(nv, 2);
+	cr_expect_eq(v[0], 5);
+	cr_expect_eq(v[1], 7);
+	free(v);
+	trace_free(&t);
+
+	j_begin();
+	cpu("user_annotation", "Optimizer.step", 1, 0, 10);
+	j_load(&t);
+	v = (int64_t *)&t;
+	cr_assert_eq(steps_numbers(&t, &v), 0);
+	cr_assert_null(v);
+	trace_free(&t);
+}
+
 /* Seven steps of a trace, the last one three times as long. */
 Test(steps, find_flags_the_slow_step)
 {

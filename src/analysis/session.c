@@ -15,6 +15,7 @@
 #include "analysis/crossrank.h"
 #include "analysis/metrics.h"
 #include "analysis/session.h"
+#include "base/ranges.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 #include "load/cache.h"
@@ -337,11 +338,101 @@ session_window(struct session *s, const char *text, struct analysis_opts *o)
 	return 0;
 }
 
+static int
+cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* How many step runs the message of a missing step writes at most. */
+#define STEP_LIST_RUNS 20
+
+/*
+ * Whether one of tr[0..n) whose rank is rank (-1: any) has ProfilerStep#step;
+ * if none has, and there is one at least, "no ProfilerStep#N in FILE; its
+ * steps are 10-17" (of several: in any of them, and the steps they have
+ * between them) after prefix in err.  Returns 1 if one has it or there is
+ * none of that rank, else 0.
+ */
+static int
+step_present(char *err, size_t size, const char *prefix, int64_t step,
+    struct trace *const *tr, size_t n, int64_t rank)
+{
+	int64_t *all = NULL, *v, *v0 = NULL;
+	size_t nall = 0, cap = 0, ntraces = 0, first = 0, nv, nv0 = 0;
+	int same = 1, found = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+	struct ranges r;
+
+	for (size_t i = 0; i < n && !found; i++) {
+		if (rank >= 0 && tr[i]->rank != rank)
+			continue;
+		nv = steps_numbers(tr[i], &v);
+		for (size_t k = 0; k < nv; k++)
+			found |= v[k] == step;
+		if (ntraces++ == 0) {
+			first = i;
+			nv0 = nv;
+			v0 = xcalloc(nv + 1, sizeof *v0);
+			memcpy(v0, v, nv * sizeof *v);
+		} else if (nv != nv0 || memcmp(v, v0, nv * sizeof *v) != 0) {
+			same = 0;       /* not the steps of the first trace */
+		}
+		xgrow(&all, &cap, nall + nv + 1, sizeof *all);
+		memcpy(all + nall, v, nv * sizeof *v);
+		nall += nv;
+		free(v);
+	}
+	free(v0);
+	if (found || ntraces == 0) {
+		free(all);
+		return 1;
+	}
+	if (nall > 0)
+		qsort(all, nall, sizeof *all, cmp_i64);
+	out = open_memstream(&text, &len);
+	if (out == NULL) {
+		snprintf(err, size, "%sno ProfilerStep#%lld in the traces", prefix,
+		    (long long)step);
+		free(all);
+		return 0;
+	}
+	if (ntraces == 1)
+		fprintf(out, "%sno ProfilerStep#%lld in %s; ", prefix, (long long)step,
+		    tr[first]->path);
+	else
+		fprintf(out, "%sno ProfilerStep#%lld in any of the %zu traces; ",
+		    prefix, (long long)step, ntraces);
+	if (nall == 0) {
+		fputs(ntraces == 1 ? "it has no steps" : "none of them has steps", out);
+	} else {
+		fputs(ntraces == 1 ? "its steps are " : "their steps are ", out);
+		ranges_begin(&r, out, STEP_LIST_RUNS);
+		for (size_t k = 0; k < nall; k++)
+			ranges_add(&r, all[k]);
+		ranges_end(&r);
+		if (!same)
+			fputs(" (not all on every trace)", out);
+	}
+	fclose(out);
+	snprintf(err, size, "%s", text);
+	free(text);
+	free(all);
+	return 0;
+}
+
 int
 session_analyse(struct session *s, const struct analysis_opts *o, int64_t rank)
 {
 	size_t cap = 0;
 
+	if (o->window == WINDOW_STEP && !step_present(s->err, sizeof s->err, "",
+	    o->step, s->traces, s->ntraces, rank))
+		return -1;
 	session_analyse_traces(&s->an, &s->n_analyses, &cap, s->traces, s->ntraces,
 	    o, rank);
 	for (size_t i = 0; i < s->n_analyses; i++)
@@ -375,8 +466,14 @@ session_diff(struct session *s, const struct analysis_opts *o,
 			analysis_build(&d->step[k], s->an[0].t, s->an[0].device, &so);
 			d->nstep++;
 			if (!d->step[k].has_window) {
-				snprintf(s->err, sizeof s->err, "--diff-steps: %s",
-				    d->step[k].problem);
+				size_t i = 0;
+
+				while (i + 1 < s->ntraces && s->traces[i] != s->an[0].t)
+					i++;        /* the analysed trace */
+				if (step_present(s->err, sizeof s->err, "--diff-steps: ",
+				    steps[k], &s->traces[i], 1, -1))
+					snprintf(s->err, sizeof s->err, "--diff-steps: %s",
+					    d->step[k].problem);
 				session_diff_free(d);
 				return -1;
 			}

@@ -114,7 +114,11 @@ void session_analyse_traces(struct analysis **an, size_t *n_an, size_t *cap,
 /*
  * Analyses the session's traces (session_analyse_traces()) into s->an, with
  * a warning for each whose step window o names no step.  Returns 0, or -1
- * with "no rank N among the traces loaded" in s->err when none has rank.
+ * with the message in s->err: "no rank N among the traces loaded" when none
+ * has rank, or, for o's step window, when none of those of rank has the
+ * step, "no ProfilerStep#99 in FILE; its steps are 10-17" ("in any of the N
+ * traces; their steps are ...", with " (not all on every trace)" when they
+ * differ; at most 20 runs of steps, then a count).
  */
 int session_analyse(struct session *s, const struct analysis_opts *o,
     int64_t rank);
@@ -124,7 +128,9 @@ int session_analyse(struct session *s, const struct analysis_opts *o,
  * second, or with steps (--diff-steps=N:M) step steps[0] against steps[1]
  * of the first analysis, each with o's other options.  Fills d, which
  * refers to s's analyses.  Returns 0, or -1 with the message in s->err (d
- * needs no freeing then).  rank is --rank (-1: none), for the message.
+ * needs no freeing then; a step the trace lacks is named with the steps it
+ * has, as in session_analyse()).  rank is --rank (-1: none), for the
+ * message.
  */
 int session_diff(struct session *s, const struct analysis_opts *o,
     const int64_t *steps, int64_t rank, struct session_diff *d);

@@ -38,6 +38,14 @@ step_number(const char *name, int64_t *num)
 	return 1;
 }
 
+static int
+i64_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
 /* By CPU start, then longer first, then event index: deterministic. */
 static int
 step_cmp(const void *pa, const void *pb)
@@ -99,17 +107,16 @@ extend(struct step *s, const struct event *act)
 		s->gpu_end_ns = b;
 }
 
-size_t
-steps_find(const struct metrics *d, struct step **out)
+/*
+ * The step annotations of t, unsorted, into a malloc'd *out (NULL if none):
+ * the X events on CPU tracks named "ProfilerStep#N".  Returns how many.
+ */
+static size_t
+annotations(const struct trace *t, struct step **out)
 {
-	const struct trace *t = d->t;
 	struct step *s = NULL;
 	size_t n = 0, cap = 0;
-	int linked = 0;
 
-	*out = NULL;
-	if (t == NULL)
-		return 0;
 	/* the step annotations: a few names among the trace's */
 	for (uint32_t id = 0; id < t->byname.nnames; id++) {
 		size_t m;
@@ -132,6 +139,41 @@ steps_find(const struct metrics *d, struct step **out)
 			n++;
 		}
 	}
+	*out = s;
+	return n;
+}
+
+size_t
+steps_numbers(const struct trace *t, int64_t **out)
+{
+	struct step *s;
+	size_t n = annotations(t, &s), k = 0;
+	int64_t *v = n > 0 ? xreallocarray(NULL, n, sizeof *v) : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = s[i].number;
+	free(s);
+	if (n > 0)
+		qsort(v, n, sizeof *v, i64_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*out = v;
+	return k;
+}
+
+size_t
+steps_find(const struct metrics *d, struct step **out)
+{
+	const struct trace *t = d->t;
+	struct step *s;
+	size_t n;
+	int linked = 0;
+
+	*out = NULL;
+	if (t == NULL)
+		return 0;
+	n = annotations(t, &s);
 	if (n == 0)
 		return 0;
 	qsort(s, n, sizeof *s, step_cmp);
@@ -161,14 +203,6 @@ steps_find(const struct metrics *d, struct step **out)
 	}
 	*out = s;
 	return n;
-}
-
-static int
-i64_cmp(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return a < b ? -1 : a > b;
 }
 
 static int

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 struct metrics;
+struct trace;
 
 #define STEPS_MIN_FOR_OUTLIERS 5
 
@@ -49,6 +50,12 @@ struct step {
  * none).  Cannot fail.
  */
 size_t steps_find(const struct metrics *d, struct step **out);
+/*
+ * The numbers N of t's steps (its ProfilerStep#N annotations, whatever the
+ * device, GPU activity or none), ascending, each once, in a malloc'd *out
+ * (NULL if none).  Returns how many.  Cannot fail.  O(names + s log s).
+ */
+size_t steps_numbers(const struct trace *t, int64_t **out);
 /*
  * Sets z and outlier of s[0..n) from their CPU durations by the rule above.
  * O(n log n).

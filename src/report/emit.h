@@ -5,7 +5,8 @@
  * quotes, backslashes and controls and turns bytes that are not
  * well-formed UTF-8 into U+FFFD (the report is always valid JSON); text and
  * CSV turn controls, C1 controls and such bytes into '?' (a name cannot
- * send escape sequences to the terminal).  Nothing is allocated.
+ * send escape sequences to the terminal); the text form may elide a long
+ * name in its middle.  Nothing is allocated.
  */
 #ifndef GANTTY_EMIT_H
 #define GANTTY_EMIT_H
@@ -16,6 +17,20 @@
 void emit_json_str(FILE *out, const char *s);
 /* Writes s as text for a terminal or a log. */
 void emit_text_str(FILE *out, const char *s);
+
+/* How many characters of a name the text forms show (emit_text_name()). */
+#define EMIT_NAME_CHARS 120
+
+/*
+ * Writes the name s as emit_text_str() does, but one of more than max
+ * characters (a character: a UTF-8 sequence, or a byte shown as '?'; not
+ * terminal columns) is elided in the middle: its first and last characters
+ * around "\u2026" or, with ascii, "...", max characters in all (max is
+ * taken as 5 at least).  Kernel names of thousands of characters are
+ * mostly template arguments, so their start and end say what they are.
+ * Returns the characters written, for padding.  O(|s|).
+ */
+size_t emit_text_name(FILE *out, const char *s, size_t max, int ascii);
 /* Writes s as one CSV field (quoted when it holds , or ", '"' doubled). */
 void emit_csv_str(FILE *out, const char *s);
 

@@ -32,6 +32,13 @@ listing_track(const struct analysis *a, const struct track *tr)
 	    t->devices_seen[lo] == tr->device);
 }
 
+int
+listing_metadata_track(const struct track *tr)
+{
+	return tr->kind == TRACK_CPU && tr->pid_str != 0 && tr->tid_str != 0 &&
+	    tr->count <= 1;
+}
+
 static int
 cmp_i64(const void *pa, const void *pb)
 {

@@ -1,7 +1,8 @@
 /*
  * listing — what the report lists the same way in every format (text and
  * JSON): the tracks of an analysis's entry, and the ranks a cross-rank
- * analysis has twice or lacks.  Only reads the analyses.
+ * analysis has twice or lacks; and which tracks are only the trace's
+ * metadata, which the text leaves out.  Only reads the analyses.
  */
 #ifndef GANTTY_LISTING_H
 #define GANTTY_LISTING_H
@@ -20,6 +21,17 @@ struct track;
  * however many devices it has.
  */
 int listing_track(const struct analysis *a, const struct track *tr);
+
+/*
+ * Whether tr is a metadata pseudo-track: a CPU track whose pid and tid are
+ * both strings, not process and thread ids, holding at most one event.
+ * Kineto writes three for the profiling session itself, not for any
+ * thread: pid "Spans" (the profiler's span), pid "Traces" (the iteration
+ * start, an instant) and pid "" (the record window's end), each with one
+ * event.  The text report leaves them out of its track list and counts
+ * them; the JSON lists them as any other track (its keys do not change).
+ */
+int listing_metadata_track(const struct track *tr);
 
 /*
  * Calls put(arg, rank) for each rank, ascending, that appears more than

@@ -17,6 +17,7 @@
 #include "report/emit.h"
 #include "model/comm.h"
 #include "model/trace.h"
+#include "base/ranges.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 
@@ -85,26 +86,25 @@ write_csv(FILE *out, const struct analysis_opts *o, const struct analysis *a,
 
 /* ---- text ------------------------------------------------------------ */
 
-struct rank_list {
-	FILE *out;
-	size_t n;
-};
-
 static void
 put_rank(void *arg, int64_t rank)
 {
-	struct rank_list *l = arg;
-
-	fprintf(l->out, "%s%" PRId64, l->n++ ? ", " : "", rank);
+	ranges_add(arg, rank);
 }
 
-/* Writes, comma-separated, the duplicate (dup) or missing ranks of x; returns how many. */
-static size_t
-rank_problems(FILE *out, const struct crossrank *x, int dup)
+/*
+ * Writes the duplicate (dup) or missing ranks of x as ranges ("2-127, 130"),
+ * "none" when there are none.
+ */
+static void
+text_rank_problems(FILE *out, const struct crossrank *x, int dup)
 {
-	struct rank_list l = { out, 0 };
+	struct ranges r;
 
-	return listing_ranks(x, dup, put_rank, &l);
+	ranges_begin(&r, out, 0);
+	listing_ranks(x, dup, put_rank, &r);
+	if (ranges_end(&r) == 0)
+		fputs("none", out);
 }
 
 static const char *
@@ -226,7 +226,8 @@ text_steps(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 }
 
 static void
-text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
+text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o,
+    int ascii)
 {
 	const struct layer **v = xcalloc(a->nlayers + 1, sizeof *v);
 	size_t n = 0;
@@ -241,10 +242,15 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o)
 	}
 	if (n > 0) {
 		qsort(v, n, sizeof *v, layers_qsort_worst);
-		fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
+		/* the worst first: a table only if one has exposed comm of its own */
+		if (v[0]->own_exposed_comm_ns > 0)
+			fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
+		else
+			fprintf(out, "  layers: %zu, none with exposed comm of its own\n", n);
 		for (size_t i = 0; i < n && i < 5 && v[i]->own_exposed_comm_ns > 0; i++) {
 			fputs("    ", out);
-			emit_text_str(out, trace_str(a->t, v[i]->name));
+			emit_text_name(out, trace_str(a->t, v[i]->name), EMIT_NAME_CHARS,
+			    ascii);
 			fprintf(out, " %s", layers_phase_name(v[i]->phase));
 			if (v[i]->step >= 0)
 				fprintf(out, " step %" PRId64, v[i]->step);
@@ -274,9 +280,71 @@ text_comm_classes(FILE *out, const struct trace *t)
 		fputs("\n", out);
 }
 
+/* Writes spaces after a column of n characters, up to width. */
+static void
+pad(FILE *out, size_t n, size_t width)
+{
+	for (; n < width; n++)
+		putc(' ', out);
+}
+
+/* The longest pid or tid of a string shown in the track list. */
+#define TRACK_ID_CHARS 40
+
+/*
+ * The entry's tracks (listing_track()) but the metadata pseudo-tracks,
+ * which are counted: "tracks (3 metadata tracks not listed):".  Nothing
+ * when there is no track at all.
+ */
+static void
+text_tracks(FILE *out, const struct analysis *a, int ascii)
+{
+	const struct trace *t = a->t;
+	size_t nlisted = 0, nmeta = 0;
+
+	for (size_t i = 0; i < t->ntracks; i++) {
+		if (!listing_track(a, &t->tracks[i]))
+			continue;
+		if (listing_metadata_track(&t->tracks[i]))
+			nmeta++;
+		else
+			nlisted++;
+	}
+	if (nlisted == 0 && nmeta == 0)
+		return;
+	if (nmeta == 0)
+		fputs("  tracks:\n", out);
+	else
+		fprintf(out, nlisted > 0 ? "  tracks (%zu metadata track%s not listed):\n" :
+		    "  tracks: %zu metadata track%s, not listed\n", nmeta,
+		    nmeta == 1 ? "" : "s");
+	for (size_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+
+		if (!listing_track(a, tr) || listing_metadata_track(tr))
+			continue;
+		fprintf(out, "    %-7s %8u events  pid ", trace_kind_name(tr->kind),
+		    tr->count);
+		if (tr->pid_str)
+			pad(out, emit_text_name(out, trace_str(t, tr->pid_str),
+			    TRACK_ID_CHARS, ascii), 10);
+		else
+			fprintf(out, "%-10" PRId64, tr->pid);
+		fputs(" tid ", out);
+		if (tr->tid_str)
+			pad(out, emit_text_name(out, trace_str(t, tr->tid_str),
+			    TRACK_ID_CHARS, ascii), 12);
+		else
+			fprintf(out, "%-12" PRId64, tr->tid);
+		fputs(" ", out);
+		emit_text_name(out, trace_str(t, tr->name), EMIT_NAME_CHARS, ascii);
+		fputs("\n", out);
+	}
+}
+
 static void
 text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
-    int64_t origin, const struct crossrank *x, size_t part)
+    int64_t origin, const struct crossrank *x, size_t part, int ascii)
 {
 	const struct trace *t = a->t;
 	char b1[32];
@@ -289,7 +357,8 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 		fprintf(out, ", device %d", a->device);
 	if (t->ndevices > 0) {
 		fputs(", ", out);
-		emit_text_str(out, trace_str(t, t->devices[0].name));
+		emit_text_name(out, trace_str(t, t->devices[0].name), EMIT_NAME_CHARS,
+		    ascii);
 	}
 	fprintf(out, "\n  %" PRIu64 " events, %zu tracks, %" PRIu64
 	    " GPU activities (%" PRIu64 " linked to their launch)",
@@ -312,40 +381,21 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	else
 		fprintf(out, "  no window: %s\n", a->problem);
 	text_steps(out, a, o);
-	text_layers(out, a, o);
+	text_layers(out, a, o, ascii);
 	if (a->ntop > 0) {
 		fputs("  top kernels:\n", out);
 		for (size_t i = 0; i < a->ntop && i < 5; i++) {
 			fprintf(out, "    %10s %6" PRIu64 "x %-7s ",
 			    dur(b1, sizeof b1, a->top[i].total_ns), a->top[i].count,
 			    trace_class_name(a->top[i].cls));
-			emit_text_str(out, trace_str(t, a->top[i].name));
+			emit_text_name(out, trace_str(t, a->top[i].name), EMIT_NAME_CHARS,
+			    ascii);
 			fputs("\n", out);
 		}
 	}
 	text_comm_classes(out, t);
 	report_diag_text(out, a, x, part, origin);
-	fputs("  tracks:\n", out);
-	for (size_t i = 0; i < t->ntracks; i++) {
-		const struct track *tr = &t->tracks[i];
-		char pid[64], tid[64];
-
-		if (!listing_track(a, tr))
-			continue;
-
-		if (tr->pid_str)
-			snprintf(pid, sizeof pid, "%s", trace_str(t, tr->pid_str));
-		else
-			snprintf(pid, sizeof pid, "%" PRId64, tr->pid);
-		if (tr->tid_str)
-			snprintf(tid, sizeof tid, "%s", trace_str(t, tr->tid_str));
-		else
-			snprintf(tid, sizeof tid, "%" PRId64, tr->tid);
-		fprintf(out, "    %-7s %8u events  pid %-10s tid %-12s ",
-		    trace_kind_name(tr->kind), tr->count, pid, tid);
-		emit_text_str(out, trace_str(t, tr->name));
-		fputs("\n", out);
-	}
+	text_tracks(out, a, ascii);
 }
 
 static void
@@ -361,18 +411,16 @@ text_part(FILE *out, const struct crossrank *x, int32_t p)
 }
 
 static void
-text_cross_rank(FILE *out, const struct crossrank *x)
+text_cross_rank(FILE *out, const struct crossrank *x, int ascii)
 {
 	char b1[32], b2[32], b3[32];
 
-	fprintf(out, "\ncross-rank: %zu participants, %zu collectives matched",
+	fprintf(out, "cross-rank: %zu participants, %zu collectives matched",
 	    x->nparts, x->ncolls);
 	fputs("\n  duplicate ranks: ", out);
-	if (rank_problems(out, x, 1) == 0)
-		fputs("none", out);
+	text_rank_problems(out, x, 1);
 	fputs("; missing ranks: ", out);
-	if (rank_problems(out, x, 0) == 0)
-		fputs("none", out);
+	text_rank_problems(out, x, 0);
 	if (x->align_ns != NULL) {
 		fputs("\n  clocks aligned on collectives; offsets:", out);
 		for (size_t p = 0; p < x->nparts; p++) {
@@ -397,6 +445,7 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 	}
 	if (x->busbw_gbps >= 0) {
 		int32_t lo = -1, hi = -1;
+		size_t measured = 0;
 
 		fprintf(out, "  bus bandwidth of collectives >= %d MiB, from the last "
 		    "arrival: median %.1f GB/s", (int)(CROSSRANK_BW_MIN_BYTES >> 20),
@@ -406,16 +455,29 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 		for (size_t p = 0; p < x->nparts; p++) {
 			if (x->parts[p].bw_count == 0)
 				continue;
+			measured++;
 			if (lo < 0 || x->parts[p].busbw_gbps < x->parts[lo].busbw_gbps)
 				lo = (int32_t)p;
 			if (hi < 0 || x->parts[p].busbw_gbps > x->parts[hi].busbw_gbps)
 				hi = (int32_t)p;
 		}
-		fputs("; slowest ", out);
-		text_part(out, x, lo);
-		fprintf(out, " %.1f, fastest ", x->parts[lo].busbw_gbps);
-		text_part(out, x, hi);
-		fprintf(out, " %.1f\n", x->parts[hi].busbw_gbps);
+		/* a slowest and a fastest only when they differ, as printed */
+		if (measured == 1) {
+			fputs("; measured on ", out);
+			text_part(out, x, lo);
+			fputs(" only", out);
+		} else if (lo >= 0 &&
+		    x->parts[hi].busbw_gbps - x->parts[lo].busbw_gbps >= 0.05) {
+			fputs("; slowest ", out);
+			text_part(out, x, lo);
+			fprintf(out, " %.1f, fastest ", x->parts[lo].busbw_gbps);
+			text_part(out, x, hi);
+			fprintf(out, " %.1f", x->parts[hi].busbw_gbps);
+		} else if (lo >= 0) {
+			fprintf(out, "; the same on the %zu participants measured",
+			    measured);
+		}
+		fputs("\n", out);
 	}
 	if (x->nsteps > 0)
 		fputs("  steps:       slowest              spread\n", out);
@@ -434,9 +496,9 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 		const struct crossrank_coll *c = &x->colls[x->top[i]];
 
 		fprintf(out, "    %9s  ", dur(b1, sizeof b1, c->skew_ns));
-		emit_text_str(out, crossrank_str(x, c->name));
+		emit_text_name(out, crossrank_str(x, c->name), EMIT_NAME_CHARS, ascii);
 		fputs(" (", out);
-		emit_text_str(out, crossrank_str(x, c->group));
+		emit_text_name(out, crossrank_str(x, c->group), EMIT_NAME_CHARS, ascii);
 		if (c->seq >= 0)
 			fprintf(out, " seq %" PRId64, c->seq);
 		fputs("), last ", out);
@@ -449,7 +511,7 @@ text_cross_rank(FILE *out, const struct crossrank *x)
 int
 report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts,
     int64_t trace_start_ns, const struct analysis *a, size_t n,
-    const struct crossrank *x)
+    const struct crossrank *x, int ascii)
 {
 	switch (fmt) {
 	case REPORT_JSON:
@@ -459,13 +521,17 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 		write_csv(out, opts, a, n);
 		break;
 	case REPORT_TEXT:
+		/* several participants: what they share first, then each one */
+		if (x != NULL) {
+			text_cross_rank(out, x, ascii);
+			fprintf(out, "\nper rank: %zu entr%s, one per (rank, device)\n\n",
+			    n, n == 1 ? "y" : "ies");
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (i > 0)
 				fputs("\n", out);
-			text_entry(out, &a[i], opts, trace_start_ns, x, i);
+			text_entry(out, &a[i], opts, trace_start_ns, x, i, ascii);
 		}
-		if (x != NULL)
-			text_cross_rank(out, x);
 		break;
 	}
 	fflush(out);
@@ -474,7 +540,7 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 
 int
 report_write_cross(FILE *out, enum report_format fmt,
-    const struct report_set *set, const struct crossrank *x)
+    const struct report_set *set, const struct crossrank *x, int ascii)
 {
 	switch (fmt) {
 	case REPORT_JSON:
@@ -496,8 +562,8 @@ report_write_cross(FILE *out, enum report_format fmt,
 			}
 		break;
 	case REPORT_TEXT:
-		fprintf(out, "%zu participants read from per-rank reports\n", set->n);
-		text_cross_rank(out, x);
+		fprintf(out, "%zu participants read from per-rank reports\n\n", set->n);
+		text_cross_rank(out, x, ascii);
 		break;
 	}
 	fflush(out);

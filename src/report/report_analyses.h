@@ -19,11 +19,12 @@
 /*
  * Writes the report of an[0..n) (report_write(), times from origin_ns) to
  * out; for n > 1 with the cross-rank analysis, and align_ns (per analysis,
- * of session_align()) and unaligned when align_ns is not NULL.  Returns 0,
- * or -1 if writing failed.  O(collectives x participants) for the matching.
+ * of session_align()) and unaligned when align_ns is not NULL; ascii as in
+ * report_write().  Returns 0, or -1 if writing failed.
+ * O(collectives x participants) for the matching.
  */
 int report_analyses_write(FILE *out, enum report_format fmt,
     const struct analysis_opts *o, int64_t origin_ns, const struct analysis *an,
-    size_t n, const int64_t *align_ns, size_t unaligned);
+    size_t n, const int64_t *align_ns, size_t unaligned, int ascii);
 
 #endif

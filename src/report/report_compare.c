@@ -196,7 +196,7 @@ text_side(FILE *out, const char *label, const struct analysis *a)
 
 static void
 write_text(FILE *out, const struct analysis *a, const struct analysis *b,
-    const struct compare *d)
+    const struct compare *d, int ascii)
 {
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
 
@@ -243,7 +243,7 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			    units_format_signed(b4, sizeof b4, dl.exposed_comm_ns),
 			    units_format_signed(b5, sizeof b5, dl.own_exposed_comm_ns),
 			    units_format_signed(b6, sizeof b6, dl.idle_ns));
-			emit_text_str(out, compare_str(d, l->name));
+			emit_text_name(out, compare_str(d, l->name), EMIT_NAME_CHARS, ascii);
 			fprintf(out, " %s (%zu -> %zu)\n",
 			    layers_phase_name((enum layer_phase)l->phase), l->count_a,
 			    l->count_b);
@@ -262,7 +262,7 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			    (int64_t)k->count_b - (int64_t)k->count_a,
 			    units_format(b2, sizeof b2, k->total_a_ns),
 			    units_format(b3, sizeof b3, k->total_b_ns));
-			emit_text_str(out, compare_str(d, k->name));
+			emit_text_name(out, compare_str(d, k->name), EMIT_NAME_CHARS, ascii);
 			fputs("\n", out);
 		}
 	}
@@ -270,12 +270,12 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 
 int
 report_compare_write(FILE *out, enum report_format fmt, const struct analysis *a,
-    const struct analysis *b, const struct compare *d)
+    const struct analysis *b, const struct compare *d, int ascii)
 {
 	if (fmt == REPORT_JSON)
 		write_json(out, a, b, d);
 	else
-		write_text(out, a, b, d);
+		write_text(out, a, b, d, ascii);
 	fflush(out);
 	return ferror(out) ? -1 : 0;
 }

@@ -15,9 +15,11 @@ struct compare;
 
 /*
  * Writes the diff d of a (before) and b (after) to out as text or JSON
- * (REPORT_CSV is written as text).  Returns 0, or -1 if writing failed.
+ * (REPORT_CSV is written as text); the text elides long names, with "..."
+ * for ascii (report_write()).  Returns 0, or -1 if writing failed.
  */
 int report_compare_write(FILE *out, enum report_format fmt,
-    const struct analysis *a, const struct analysis *b, const struct compare *d);
+    const struct analysis *a, const struct analysis *b, const struct compare *d,
+    int ascii);
 
 #endif

@@ -277,7 +277,9 @@ report_diag_text(FILE *out, const struct analysis *a, const struct crossrank *x,
 		}
 	}
 	if (d.nf == 0) {
-		fputs("  findings: none\n", out);
+		/* "none" says the window was looked at; without one, nothing */
+		if (a->has_window)
+			fputs("  findings: none\n", out);
 	} else {
 		fputs("  findings:\n", out);
 		text_findings(out, d.f, d.nf, origin_ns, "    ");
