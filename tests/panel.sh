@@ -63,4 +63,14 @@ check "80x24: the title keeps the window and the rank" \
     grep -qE '^gantty .*window .* rank 0 dev 0' "$tmp/frame-80x24.txt"
 check "80x24: the step strip keeps its values whole" \
     grep -qE '^steps .*median 72\.32 ms \(#16\), 1 outlier #15 *$' "$tmp/frame-80x24.txt"
+dlrm=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/param/et_replay/tests/inputs/dlrm_kineto
+if [ -d "$dlrm" ]; then
+	"$GANTTY" --render --width=160 --height=45 --color=never -q "$dlrm" \
+	    >"$tmp/dlrm.txt" || fail "--render of the DLRM job"
+	check "several ranks: the panel says its window is the screen's, not the
+rank's own span (the report's window), so the two disagree for a reason" \
+	    grep -qF "its own GPU span (the report's window) is +6.948 ms .. +19.96 ms" "$tmp/dlrm.txt"
+else
+	skip "several ranks: the panel says which window" "no corpus"
+fi
 finish

@@ -9,6 +9,7 @@
 
 #include "analysis/compare_table.h"
 #include "render/grid.h"
+#include "render/render_int.h"
 #include "analysis/layers.h"
 #include "base/units.h"
 #include "view/view.h"
@@ -113,8 +114,23 @@ fit(struct grid *g, int x, int y, int w, enum role role, int ascii,
 		grid_print(g, x, y, w, role, ascii, s);
 		return;
 	}
-	n = grid_print(g, x, y, w - 1, role, ascii, s);
-	grid_put(g, x + n, y, ascii ? '~' : 0x2026u, role);
+	/*
+	 * Too long: the middle gives way, so that names which differ only
+	 * at the end (template arguments, a suffix) stay apart.
+	 */
+	{
+		int tail = (w - 1) / 2, head = w - 1 - tail;
+		const char *t = s + strlen(s);
+
+		for (int k = 0; k < tail && t > s; ) {
+			t--;
+			if (((unsigned char)*t & 0xc0) != 0x80)
+				k++;
+		}
+		n = grid_print(g, x, y, head, role, ascii, s);
+		grid_put(g, x + n, y, ascii ? '~' : 0x2026u, role);
+		grid_print(g, x + n + 1, y, tail, role, ascii, t);
+	}
 }
 
 static void
@@ -177,7 +193,7 @@ kernel_row(struct grid *g, int y, int w, const struct compare *d,
     const struct compare_kernel *k, int head, int ascii)
 {
 	int full = w >= 42 + 16, rw = full ? 42 : 19, x = w - rw;
-	char s[48], t[32];
+	char s[48], t[32], mname[512];
 
 	if (x < 0)
 		return;
@@ -191,7 +207,9 @@ kernel_row(struct grid *g, int y, int w, const struct compare *d,
 		right(g, w - 10 + 1, y, 9, ROLE_LABEL, ascii, "B-A");
 		return;
 	}
-	fit(g, 1, y, x - 1, ROLE_PANEL, ascii, compare_str(d, k->name));
+	/* without void, at::native:: and the parameters; then the middle */
+	fit(g, 1, y, x - 1, ROLE_PANEL, ascii, render_medium_kernel_name(
+	    compare_str(d, k->name), mname, sizeof mname));
 	if (full) {
 		snprintf(s, sizeof s, "%" PRIu64 "->%" PRIu64, k->count_a, k->count_b);
 		right(g, x + 1, y, 13, k->count_a != k->count_b ? ROLE_VALUE :

@@ -600,7 +600,11 @@ render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri)
 	struct pen p = { c, 0, y, c->g->w };
 	char label[64];
 
-	if (an->device >= 0)
+	if (c->v->compare && c->v->nan == 2)
+		/* --compare: which side (its file follows) */
+		snprintf(label, sizeof label, "%c rank %lld", ri->analysis == 0 ?
+		    'A' : 'B', (long long)an->t->rank);
+	else if (an->device >= 0)
 		snprintf(label, sizeof label, "rank %lld dev %d",
 		    (long long)an->t->rank, (int)an->device);
 	else
@@ -609,6 +613,11 @@ render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri)
 		grid_put(c->g, 0, y, c->gl->current, ROLE_LABEL);
 	render_put_fit(c, 1, y, LABEL_COLS - 1, ROLE_LABEL, label);
 	p.x = c->x0;
+	if (c->v->compare && c->v->nan == 2) {
+		const char *base = strrchr(an->t->path, '/');
+
+		render_pen_put(&p, ROLE_LABEL, " %s", base != NULL ? base + 1 : an->t->path);
+	}
 	if (an->device < 0) {
 		render_pen_put(&p, ROLE_PANEL, " no GPU activity ");
 	} else {

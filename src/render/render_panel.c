@@ -119,9 +119,9 @@ selection_summary(struct rctx *c, struct pen *p)
 }
 
 enum wline {
-	WL_WARNINGS, WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU, WL_BANDWIDTH,
-	WL_LEGEND, WL_SEL, WL_STEP_WHY, WL_RANKS, WL_MEMORY, WL_COMPARE,
-	WL_BASELINE, WL_COUNT
+	WL_WARNINGS, WL_WHICH, WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU,
+	WL_BANDWIDTH, WL_LEGEND, WL_SEL, WL_STEP_WHY, WL_RANKS, WL_MEMORY,
+	WL_COMPARE, WL_UNLIKE, WL_BASELINE, WL_COUNT
 };
 
 /* "+1.2 ms" / "-40 us" / "+0" */
@@ -196,6 +196,35 @@ step_why(struct rctx *c, struct pen *p)
 	}
 }
 
+/*
+ * --compare: what makes A and B unlike (GPU model, world size, step
+ * count) into buf, "" when nothing does.
+ */
+static void
+unlike_text(const struct view *v, char *buf, size_t n)
+{
+	const struct analysis *a, *b;
+	size_t l = 0;
+
+	buf[0] = '\0';
+	if (!v->compare || v->nan < 2)
+		return;
+	a = &v->an[0];
+	b = &v->an[1];
+	if (strcmp(a->dev.name ? a->dev.name : "", b->dev.name ? b->dev.name : "") != 0)
+		l += (size_t)snprintf(buf + l, n - l, "GPU %s vs %s; ",
+		    a->dev.name && *a->dev.name ? a->dev.name : "unknown",
+		    b->dev.name && *b->dev.name ? b->dev.name : "unknown");
+	if (l < n && a->t->world_size != b->t->world_size)
+		l += (size_t)snprintf(buf + l, n - l, "world size %lld vs %lld; ",
+		    (long long)a->t->world_size, (long long)b->t->world_size);
+	if (l < n && a->nsteps != b->nsteps)
+		l += (size_t)snprintf(buf + l, n - l, "%zu vs %zu steps; ",
+		    a->nsteps, b->nsteps);
+	if (l >= 2 && l < n)
+		buf[l - 2] = '\0';     /* the last "; " */
+}
+
 /* The view window's collective bandwidth rows (bandwidth.h); 0 if none. */
 static size_t
 window_bandwidth(const struct view *v, struct bw_row *rows)
@@ -218,6 +247,25 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 	if (span <= 0)
 		span = v->end_ns - v->start_ns;
 	switch (line) {
+	case WL_UNLIKE: {
+		char ub[256];
+
+		unlike_text(v, ub, sizeof ub);
+		render_pen_put(p, ROLE_BAD, "A and B differ: ");
+		render_pen_put(p, ROLE_PANEL, "%s", ub);
+		break;
+	}
+	case WL_WHICH: {
+		/* several ranks: the window is theirs, not this rank's own span */
+		const struct analysis *an = view_current(v);
+
+		render_pen_put(p, ROLE_PANEL, "rank %lld over the screen's window; "
+		    "its own GPU span (the report's window) is %s .. %s",
+		    (long long)an->t->rank,
+		    render_fmt_rel(a, sizeof a, v, an->dev.first_ns),
+		    render_fmt_rel(b, sizeof b, v, an->dev.last_ns));
+		break;
+	}
 	case WL_WARNINGS: {
 		const struct trace *t = view_current(v)->t;
 		const char *sep = "";
@@ -563,10 +611,11 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		enum wline line;
 		int prio;       /* lower shows first when rows are short */
 	} lines[] = {
-		{ WL_WARNINGS, 0 }, { WL_EXPOSED, 0 }, { WL_BUSY, 3 }, { WL_GAPS, 2 },
+		{ WL_WARNINGS, 0 }, { WL_WHICH, 2 }, { WL_EXPOSED, 0 }, { WL_BUSY, 3 },
+		{ WL_GAPS, 2 },
 		{ WL_IDLE, 5 }, { WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 },
 		{ WL_SEL, 1 }, { WL_STEP_WHY, 1 }, { WL_RANKS, 2 }, { WL_MEMORY, 1 },
-		{ WL_COMPARE, 0 }, { WL_BASELINE, 0 },
+		{ WL_COMPARE, 0 }, { WL_UNLIKE, 0 }, { WL_BASELINE, 0 },
 	};
 	enum { N = sizeof lines / sizeof lines[0] };
 	const struct view *v = c->v;
@@ -579,6 +628,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	    !v->compare && v->xr->busbw_gbps >= 0);
 	int w = c->g->w, left = w, row = 0;
 	struct drawn_line dl[N];
+	char ub[256];
 
 	if (v->nan > 0 && view_current(v)->device < 0) {
 		struct pen p = { c, 1, y, w };
@@ -611,6 +661,10 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		    (l != WL_WARNINGS || (v->nan > 0 &&
 		    trace_warning_kinds(view_current(v)->t) > 0)) &&
 		    (l != WL_COMPARE || v->compare) &&
+		    (l != WL_UNLIKE || (unlike_text(v, ub, sizeof ub), ub[0] != '\0')) &&
+		    (l != WL_WHICH || (v->nan > 1 && !v->compare &&
+		    (v->start_ns != view_current(v)->dev.first_ns ||
+		    v->end_ns != view_current(v)->dev.last_ns))) &&
 		    (l != WL_BASELINE || has_base);
 		if (!wanted[i])
 			continue;
