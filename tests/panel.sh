@@ -3,7 +3,9 @@
 # 80x24, 120x40, 200x50 (and 60x30, where lines must wrap) shows every number of the window panel whole,
 # each equal to the JSON report of the same window (formatted as gantty
 # formats durations), wrapped onto another row rather than cut; and the
-# title and the step strip keep their values whole at 80 columns.
+# title and the step strip keep their values whole at 80 columns; --compare
+# names A and B by file and says when they are unlike; several ranks: the
+# panel says which window it describes.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 [ -n "$PYTHON3" ] || skip_all "no python3"
@@ -63,6 +65,16 @@ check "80x24: the title keeps the window and the rank" \
     grep -qE '^gantty .*window .* rank 0 dev 0' "$tmp/frame-80x24.txt"
 check "80x24: the step strip keeps its values whole" \
     grep -qE '^steps .*median 72\.32 ms \(#16\), 1 outlier #15 *$' "$tmp/frame-80x24.txt"
+# --compare: A and B by file, and what makes them unlike
+"$GEN_TRACE" --ranks=2 --steps=3 --layers=2 --kernels=5 --no-inject --seed=1 --out="$tmp/j2" >/dev/null &&
+"$GEN_TRACE" --ranks=4 --steps=5 --layers=2 --kernels=5 --no-inject --seed=2 --out="$tmp/j4" >/dev/null ||
+    bail "gen-trace"
+"$GANTTY" --render --compare --width=160 --height=45 --color=never -q \
+    "$tmp/j2/rank-0.json" "$tmp/j4/rank-1.json" >"$tmp/cmp.txt" || fail "--render --compare"
+check "--compare: the rank headers say A and B and the file" \
+    sh -c "grep -q '^.A rank 0  *rank-0.json ' '$tmp/cmp.txt' && grep -q '^.B rank 1  *rank-1.json ' '$tmp/cmp.txt'"
+check "--compare: the panel says A and B are unlike (world size, steps)" \
+    grep -qF "A and B differ: world size 2 vs 4; 3 vs 5 steps" "$tmp/cmp.txt"
 dlrm=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/param/et_replay/tests/inputs/dlrm_kineto
 if [ -d "$dlrm" ]; then
 	"$GANTTY" --render --width=160 --height=45 --color=never -q "$dlrm" \
