@@ -174,7 +174,8 @@ build_compare(struct view *v, struct view_compare *c)
 		parts = 2;
 	compare_table_build(&c->t, &v->an[c->a], v->start_ns, v->end_ns,
 	    &v->an[c->b], v->start_ns, v->end_ns);
-	snprintf(c->what, sizeof c->what, "A = %s, B = %s, in view +%s (%s)",
+	snprintf(c->what, sizeof c->what, "A = %s, B = %s, in view +%s (%s); "
+	    "steps paired in order from the first in view",
 	    base_name(v->an[c->a].t, parts), base_name(v->an[c->b].t, parts),
 	    units_format(s, sizeof s, v->start_ns - v->t0_ns),
 	    units_format(w, sizeof w, v->end_ns - v->start_ns));
