@@ -354,15 +354,18 @@ T resize-window -t many -x 120 -y 90
 poll shows many 'gantty-test$' || fail "many: no shell prompt"
 T send-keys -t many "sh '$tmp/run.sh' '$tmp/r64'; echo status=\$?" Enter
 wait_for many "$hint_text" "64 ranks: the viewer starts"
-check "64 ranks: the overview marks rank 0" grep -q '^.rank 0 d0 ' "$tmp/screen"
+check "64 ranks: the overview marks rank 0" grep -q '^> rank 0 d0 ' "$tmp/screen"
 check "64 ranks: every rank's bubble lane on one 120x90 screen" \
-    test "$(grep -c '^.rank [0-9]* d[0-9] ' "$tmp/screen")" -eq 64
+    test "$(grep -c '^..rank [0-9]* d[0-9] ' "$tmp/screen")" -eq 64
+check "64 ranks: the overview marks the straggler, rank 63" \
+    grep -q '^ !rank 63 d7 ' "$tmp/screen"
 send many r
 wait_for many "rank 1 dev 1 (2/64)" "64 ranks: r moves to rank 1"
 send many m
 wait_for many "Enter its lanes" "64 ranks: m shows the rank x step matrix"
 check "64 ranks: the matrix has a row per rank" \
-    test "$(grep -c '^.rank [0-9]*/[0-9] ' "$tmp/screen")" -eq 64
+    test "$(grep -c '^.!\{0,1\}rank [0-9]*/[0-9] ' "$tmp/screen")" -eq 64
+check "64 ranks: the matrix marks the straggler" grep -q '^ !rank 63/7 ' "$tmp/screen"
 check "64 ranks: the matrix marks rank 1" grep -q '^.rank 1/1 ' "$tmp/screen"
 check "64 ranks: the panel names the straggler" grep -q 'straggler rank 63/7' "$tmp/screen"
 send many Enter
@@ -371,6 +374,27 @@ check "64 ranks: rank 1's stream lanes are shown" grep -q '^ compute s' "$tmp/sc
 send many q
 wait_for many "status=0" "64 ranks: q quits"
 restored many "64 ranks"
+
+# --- 64 ranks at 200x50: two ranks a row; W puts the straggler first ---
+T new-window -d -n pack "env PS1='gantty-test\$ ' ENV= sh"
+T resize-window -t pack -x 200 -y 50
+poll shows pack 'gantty-test$' || fail "pack: no shell prompt"
+T send-keys -t pack "sh '$tmp/run.sh' '$tmp/r64'; echo status=\$?" Enter
+wait_for pack "$hint_text" "64 ranks at 200x50: the viewer starts"
+check "64 ranks at 200x50: all 64 on screen, two a row" \
+    test "$(grep -c '^..rank [0-9]*,[0-9]* ' "$tmp/screen")" -eq 32
+check "64 ranks at 200x50: the straggler's row is marked" \
+    grep -q '^ !rank 62,63 ' "$tmp/screen"
+send pack W
+wait_for pack "the straggler first" "W sorts the ranks by the time the others waited"
+check "W: the straggler's row comes first" \
+    sh -c "grep '^..rank [0-9]*,[0-9]* ' '$tmp/screen' | head -1 | grep -q '^.!rank 63,'"
+send pack m
+wait_for pack "Enter its lanes" "64 ranks at 200x50: m shows the matrix"
+check "W: the matrix's first row is the straggler" \
+    sh -c "grep '^.!\{0,1\}rank [0-9]*/[0-9] ' '$tmp/screen' | head -1 | grep -q '^ !rank 63/7 '"
+send pack q
+wait_for pack "status=0" "64 ranks at 200x50: q quits"
 
 # --- reports read back: the matrix; Enter opens a rank's trace ---
 mkdir "$tmp/rep"

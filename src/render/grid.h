@@ -51,7 +51,23 @@
 	X(VALUE,    -1, -1, 1, GRID_MONO_BOLD,      "numbers in the panel") \
 	X(BAD,       1, -1, 1, GRID_MONO_BOLD,      "bad numbers: exposed comm, idle, warnings") \
 	X(HINT,      0,  7, 0, GRID_MONO_REVERSE,   "the key hint line") \
-	X(HELP,     -1, -1, 0, GRID_MONO_NORMAL,    "the help overlay")
+	X(HELP,     -1, -1, 0, GRID_MONO_NORMAL,    "the help overlay") \
+	GRID_PACKED_ROLES(X)
+
+/*
+ * The overview's packed rows (two ranks a row, render_lanes.c): an upper
+ * half block whose foreground is the upper rank's bubble state and whose
+ * background the lower rank's.  States: I idle (red), E exposed (yellow),
+ * O overlapped (cyan), B busy (green).
+ */
+#define GRID_PACK_ROW(X, u, fu) \
+	X(PK_##u##I, fu, 1, 0, GRID_MONO_NORMAL, "packed ranks: " #u " over idle") \
+	X(PK_##u##E, fu, 3, 0, GRID_MONO_NORMAL, "packed ranks: " #u " over exposed") \
+	X(PK_##u##O, fu, 6, 0, GRID_MONO_NORMAL, "packed ranks: " #u " over overlapped") \
+	X(PK_##u##B, fu, 2, 0, GRID_MONO_NORMAL, "packed ranks: " #u " over busy")
+#define GRID_PACKED_ROLES(X) \
+	GRID_PACK_ROW(X, I, 1) GRID_PACK_ROW(X, E, 3) GRID_PACK_ROW(X, O, 6) \
+	GRID_PACK_ROW(X, B, 2)
 
 enum role {
 #define X(name, fg, bg, bold, mono, what) ROLE_##name,

@@ -96,9 +96,45 @@ lanes_mode(const struct view *v)
 	return m;
 }
 
-/* Lists every lane row of v, top to bottom, into *out; returns how many. */
+/* Sorts participants by the time the others waited for them (W). */
+static const struct crossrank *sort_x;
+
+static int
+waited_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int64_t la = sort_x->parts[a].lost_ns, lb = sort_x->parts[b].lost_ns;
+
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The order of the n ranks (analyses or participants) in the overview and
+ * the matrix: rank order, or with W the most waited for first.  Malloc'd.
+ */
+static size_t *
+rank_order(const struct view *v, size_t n)
+{
+	size_t *o = xcalloc(n ? n : 1, sizeof *o);
+
+	for (size_t i = 0; i < n; i++)
+		o[i] = i;
+	if (v->sort_waited && v->xr != NULL && v->xr->nparts >= n && n > 1) {
+		sort_x = v->xr;         /* the renderer runs on one thread */
+		qsort(o, n, sizeof *o, waited_cmp);
+		sort_x = NULL;
+	}
+	return o;
+}
+
+/*
+ * Lists every lane row of v, top to bottom, into *out; returns how many.
+ * pack: the overview puts two ranks a row (depth 1: analysis and the next).
+ */
 static size_t
-build_lanes(const struct view *v, struct row_info **out)
+build_lanes(const struct view *v, struct row_info **out, int pack)
 {
 	struct row_info *rows = NULL;
 	size_t n = 0, cap = 0;
@@ -106,8 +142,26 @@ build_lanes(const struct view *v, struct row_info **out)
 	enum view_mode mode = lanes_mode(v);
 
 	if (mode == VIEW_MODE_MATRIX && v->xr != NULL && v->mx != NULL) {
+		size_t *ord = rank_order(v, v->xr->nparts);
+
 		for (size_t p = 0; p < v->xr->nparts; p++)
-			push_lane(&rows, &n, &cap, ROW_MATRIX, (int)p, UINT32_MAX, 0);
+			push_lane(&rows, &n, &cap, ROW_MATRIX, (int)ord[p], UINT32_MAX, 0);
+		free(ord);
+		*out = rows;
+		return n;
+	}
+	if (mode == VIEW_MODE_OVERVIEW) {
+		/* a row per rank (or two: the second in track): its bubble lane */
+		size_t *ord = rank_order(v, v->nan);
+
+		for (size_t k = 0; k < v->nan; k++) {
+			int two = pack && k + 1 < v->nan;
+
+			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)ord[k],
+			    two ? (uint32_t)ord[k + 1] : UINT32_MAX, two);
+			k += (size_t)two;
+		}
+		free(ord);
 		*out = rows;
 		return n;
 	}
@@ -115,11 +169,6 @@ build_lanes(const struct view *v, struct row_info **out)
 		const struct analysis *an = &v->an[i];
 		const struct trace *t = an->t;
 
-		if (mode == VIEW_MODE_OVERVIEW) {
-			/* one row per rank: its bubble lane, labelled with the rank */
-			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
-			continue;
-		}
 		push_lane(&rows, &n, &cap, ROW_RANK, (int)i, UINT32_MAX, 0);
 		if (an->device >= 0) {
 			for (size_t k = 0; k < an->dev.ntracks; k++) {
@@ -195,10 +244,15 @@ lanes_layout(struct layout *lay, const struct view *v)
 	struct row_info *lanes = NULL;
 	int content, scroll, h = lay->h;
 
-	lay->nlanes = (int)build_lanes(v, &lanes);
+	lay->nlanes = (int)build_lanes(v, &lanes, 0);
 	content = panel_base_rows(h);
 	lay->lanes_y = TOP_ROWS;
 	lay->lanes_h = h - TOP_ROWS - 2 - content;
+	/* more ranks than rows: the overview packs two ranks a row */
+	if (lanes_mode(v) == VIEW_MODE_OVERVIEW && lay->nlanes > lay->lanes_h) {
+		free(lanes);
+		lay->nlanes = (int)build_lanes(v, &lanes, 1);
+	}
 	/* few lanes: the panel follows them, htop-like, blank rows below */
 	if (lay->nlanes < lay->lanes_h)
 		lay->lanes_h = lay->nlanes;
@@ -235,7 +289,7 @@ int
 render_rank_lane(const struct view *v, size_t rank)
 {
 	struct row_info *lanes = NULL;
-	size_t n = build_lanes(v, &lanes);
+	size_t n = build_lanes(v, &lanes, 0);
 	int at = 0;
 
 	for (size_t i = 0; i < n; i++)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/crossrank.h"
 #include "analysis/metrics.h"
 #include "base/ivset.h"
 #include "base/xalloc.h"
@@ -440,69 +441,121 @@ render_draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri)
 	render_draw_label(c, y, ROLE_STEP, label);
 }
 
+/* A bubble-lane column's state: what it shows (render_draw_bubble_lane()). */
+enum bubble_state { BS_IDLE, BS_EXPOSED, BS_OVERLAP, BS_BUSY };
+
+/*
+ * The state of column [a, b) of device d: problems first (a column that is
+ * a quarter idle, or a quarter exposed communication, shows it, so a stall
+ * is never hidden by the busy time around it at a coarse zoom); otherwise
+ * the largest share wins, ties going to the worse state.
+ */
+static enum bubble_state
+bubble_state(const struct metrics *d, int64_t a, int64_t b)
+{
+	int64_t all = ivset_measure(&d->all, a, b);
+	int64_t comm = ivset_measure(&d->comm, a, b);
+	int64_t exposed = ivset_measure(&d->exposed, a, b);
+	int64_t idle = (b - a) - all, overlap = comm - exposed, other = all - comm;
+	enum bubble_state s = BS_EXPOSED;
+	int64_t best = exposed;
+
+	if (idle * 4 >= b - a || exposed * 4 >= b - a)
+		return idle >= exposed ? BS_IDLE : BS_EXPOSED;
+	if (idle > best) {
+		best = idle;
+		s = BS_IDLE;
+	}
+	if (overlap > best) {
+		best = overlap;
+		s = BS_OVERLAP;
+	}
+	if (other > best)
+		s = BS_BUSY;
+	return s;
+}
+
+static void
+put_state(struct rctx *c, int x, int y, enum bubble_state s)
+{
+	static const enum role role[] = { ROLE_BUBBLE, ROLE_EXPOSED, ROLE_OVERLAP,
+		ROLE_BUSY };
+	uint32_t ch = s == BS_IDLE ? c->gl->idle : s == BS_EXPOSED ?
+	    c->gl->exposed : s == BS_OVERLAP ? c->gl->overlap : c->gl->busy;
+
+	grid_put(c->g, x, y, ch, role[s]);
+}
+
+/*
+ * Two ranks on one row (the overview of more ranks than rows): an upper
+ * half block in the upper rank's colour over the lower rank's; without
+ * colour (or in ASCII) the worse of the two (idle, exposed, overlapped,
+ * busy, in that order).  The label names both; > marks the current rank,
+ * ! the straggler.
+ */
+static void
+draw_packed_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	static const enum role pk[4][4] = {
+		{ ROLE_PK_II, ROLE_PK_IE, ROLE_PK_IO, ROLE_PK_IB },
+		{ ROLE_PK_EI, ROLE_PK_EE, ROLE_PK_EO, ROLE_PK_EB },
+		{ ROLE_PK_OI, ROLE_PK_OE, ROLE_PK_OO, ROLE_PK_OB },
+		{ ROLE_PK_BI, ROLE_PK_BE, ROLE_PK_BO, ROLE_PK_BB },
+	};
+	const struct view *v = c->v;
+	size_t i = (size_t)ri->analysis, j = ri->track;
+	const struct metrics *du = &v->an[i].dev, *dl = &v->an[j].dev;
+	int strag = v->xr != NULL && (v->xr->straggler == (int32_t)i ||
+	    v->xr->straggler == (int32_t)j);
+	char label[48];
+
+	snprintf(label, sizeof label, "%c%crank %lld,%lld",
+	    v->rank == i || v->rank == j ? '>' : ' ', strag ? '!' : ' ',
+	    (long long)v->an[i].t->rank, (long long)v->an[j].t->rank);
+	render_draw_label(c, y, strag ? ROLE_BAD : ROLE_LABEL, label);
+	for (int col = 0; col < c->ncols; col++) {
+		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
+		enum bubble_state su, sl;
+
+		if (b <= a)
+			continue;
+		su = bubble_state(du, a, b);
+		sl = bubble_state(dl, a, b);
+		if (c->ascii || c->mono)
+			put_state(c, c->x0 + col, y, su < sl ? su : sl);
+		else
+			grid_put(c->g, c->x0 + col, y, 0x2580u, pk[su][sl]);
+	}
+}
+
 void
 render_draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct metrics *d = &c->v->an[ri->analysis].dev;
 
+	if (c->v->mode == VIEW_MODE_OVERVIEW && ri->depth == 1 &&
+	    ri->track < c->v->nan) {
+		draw_packed_lane(c, y, ri);
+		return;
+	}
 	if (c->v->mode == VIEW_MODE_OVERVIEW) {
 		char label[32];
 		const struct analysis *an = &c->v->an[ri->analysis];
+		int strag = c->v->xr != NULL && c->v->xr->straggler == ri->analysis;
 
-		snprintf(label, sizeof label, "%crank %lld d%d",
-		    (size_t)ri->analysis == c->v->rank ? '>' : ' ',
+		snprintf(label, sizeof label, "%c%crank %lld d%d",
+		    (size_t)ri->analysis == c->v->rank ? '>' : ' ', strag ? '!' : ' ',
 		    (long long)an->t->rank, an->device);
-		render_draw_label(c, y, ROLE_LABEL, label);
+		render_draw_label(c, y, strag ? ROLE_BAD : ROLE_LABEL, label);
 	} else {
 		render_draw_label(c, y, ROLE_LABEL, " bubbles");
 	}
 	for (int col = 0; col < c->ncols; col++) {
 		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
-		int64_t all, comm, exposed, idle, overlap, other;
-		uint32_t ch = c->gl->idle;
-		enum role role = ROLE_BUBBLE;
-		int64_t best;
 
 		if (b <= a)
 			continue;
-		all = ivset_measure(&d->all, a, b);
-		comm = ivset_measure(&d->comm, a, b);
-		exposed = ivset_measure(&d->exposed, a, b);
-		idle = (b - a) - all;
-		overlap = comm - exposed;
-		other = all - comm;
-		/*
-		 * Problems first: a column that is a quarter idle, or a quarter
-		 * exposed communication, shows it, so a stall is never hidden by
-		 * the busy time around it at a coarse zoom.  Otherwise the largest
-		 * share wins; ties go to the worse state.
-		 */
-		if (idle * 4 >= b - a || exposed * 4 >= b - a) {
-			int bubble = idle >= exposed;
-
-			grid_put(c->g, c->x0 + col, y,
-			    bubble ? c->gl->idle : c->gl->exposed,
-			    bubble ? ROLE_BUBBLE : ROLE_EXPOSED);
-			continue;
-		}
-		best = exposed;
-		ch = c->gl->exposed;
-		role = ROLE_EXPOSED;
-		if (idle > best) {
-			best = idle;
-			ch = c->gl->idle;
-			role = ROLE_BUBBLE;
-		}
-		if (overlap > best) {
-			best = overlap;
-			ch = c->gl->overlap;
-			role = ROLE_OVERLAP;
-		}
-		if (other > best) {
-			ch = c->gl->busy;
-			role = ROLE_BUSY;
-		}
-		grid_put(c->g, c->x0 + col, y, ch, role);
+		put_state(c, c->x0 + col, y, bubble_state(d, a, b));
 	}
 }
 

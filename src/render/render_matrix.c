@@ -94,7 +94,14 @@ render_draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
 	part_label(x, part, label, sizeof label);
 	if (cur)
 		grid_put(c->g, 0, y, c->gl->current, ROLE_LABEL);
-	render_put_fit(c, 1, y, LABEL_COLS - 1, cur ? ROLE_LABEL : ROLE_PANEL, label);
+	/* the straggler: ! before its label, in the bad colour */
+	if ((int32_t)part == x->straggler) {
+		grid_put(c->g, 1, y, '!', ROLE_BAD);
+		render_put_fit(c, 2, y, LABEL_COLS - 2, ROLE_BAD, label);
+	} else {
+		render_put_fit(c, 1, y, LABEL_COLS - 1, cur ? ROLE_LABEL : ROLE_PANEL,
+		    label);
+	}
 	for (int k = 0; k < cols; k++) {
 		int out, l = matrix_cell(m, part, k, cols, &out);
 		uint32_t ch;

@@ -107,6 +107,18 @@ view_do(struct view *v, enum view_cmd cmd)
 		return VIEW_REPAINT;
 	case CMD_TOGGLE_MATRIX:
 		return toggle_matrix(v);
+	case CMD_SORT_WAITED:
+		if (v->xr == NULL) {
+			snprintf(v->message, sizeof v->message,
+			    "one rank: nobody waits for it");
+			return VIEW_REPAINT;
+		}
+		v->sort_waited = !v->sort_waited;
+		v->lane_scroll = 0;
+		snprintf(v->message, sizeof v->message, "%s", v->sort_waited ?
+		    "ranks by the time the others waited for them, the straggler first" :
+		    "ranks in rank order");
+		return VIEW_REPAINT;
 	case CMD_NEXT_FINDING:
 		return view_diag_next_finding(v);
 	case CMD_TOGGLE_MEMORY:

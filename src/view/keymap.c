@@ -45,6 +45,7 @@ const struct binding keymap[] = {
 	{ { 'v' },                              "v",              CMD_TOGGLE_OVERVIEW },
 	{ { 'm' },                              "m",              CMD_TOGGLE_MATRIX },
 	{ { 'M' },                              "M",              CMD_TOGGLE_MEMORY },
+	{ { 'W' },                              "W",              CMD_SORT_WAITED },
 	{ { 'b' },                              "b",              CMD_MARK_BASELINE },
 	{ { 'D' },                              "D",              CMD_TOGGLE_DIFF },
 	{ { KEYMAP_TAB },                       "Tab",            CMD_PANEL },

@@ -81,6 +81,7 @@
 	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
 	X(TOGGLE_MATRIX, "rank x step matrix: every rank's step times, outliers marked") \
 	X(TOGGLE_MEMORY, "show or hide the memory lanes") \
+	X(SORT_WAITED, "ranks by how long the others waited for them (again: by rank)") \
 	X(MARK_BASELINE, "mark the step in view as the baseline A (again: unmark it)") \
 	X(TOGGLE_DIFF, "diff table B - A: steps, layers, kernels (Enter: go to the row)") \
 	X(PANEL, "switch the panel: window, kernels, selection") \
@@ -185,6 +186,9 @@ struct view {
 	struct view_priv *priv;         /* owned: per-analysis MFU and activity
 	                                   caches, the search's name set */
 	int show_memory;                /* M: the memory lanes */
+	int sort_waited;                /* W: the overview's and the matrix's
+	                                   ranks by crossrank lost_ns, largest
+	                                   first (ties: rank order) */
 	int compare;                    /* --compare: an[0] is A, an[1] is B, on
 	                                   one time axis; the panel shows B - A */
 	struct view_diag *diag;         /* owned, NULL until first used */
