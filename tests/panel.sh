@@ -82,6 +82,17 @@ if [ -d "$dlrm" ]; then
 	check "several ranks: the panel says its window is the screen's, not the
 rank's own span (the report's window), so the two disagree for a reason" \
 	    grep -qF "its own GPU span (the report's window) is +6.948 ms .. +19.96 ms" "$tmp/dlrm.txt"
+	"$GANTTY" --render --matrix --color=always --width=160 --height=30 -q "$dlrm" \
+	    >"$tmp/dlrm-matrix.txt" || fail "--render --matrix of the DLRM job"
+	check "the matrix colours apart the ranks that waited (1, 3: cyan) and marks
+the straggler (7) that made them wait" "$PYTHON3" -c '
+import sys
+rows = open(sys.argv[1], encoding="utf-8").read().split("\n")
+def row(r):
+    return [l for l in rows if ("rank %d/%d " % (r, r)) in l][0]
+ok = "\033[0;36m" in row(1) and "\033[0;36m" in row(3) and "!rank 7/7" in row(7)
+sys.exit(0 if ok else 1)
+' "$tmp/dlrm-matrix.txt"
 else
 	skip "several ranks: the panel says which window" "no corpus"
 fi

@@ -75,7 +75,9 @@ render_draw_matrix_head(struct rctx *c)
 	render_pen_put(&p, ROLE_PANEL, " outlier of its rank  ");
 	grid_put(c->g, p.x, 2, c->ascii ? '-' : c->gl->minor, ROLE_DEFAULT);
 	p.x++;
-	render_pen_put(&p, ROLE_PANEL, " missing");
+	render_pen_put(&p, ROLE_PANEL, " missing  ");
+	render_pen_put(&p, ROLE_OVERLAP, "cyan");
+	render_pen_put(&p, ROLE_PANEL, ": slower because it waited for others");
 }
 
 void
@@ -85,7 +87,7 @@ render_draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
 	const struct crossrank *x = c->v->xr;
 	const struct matrix *m = c->v->mx;
 	size_t part = (size_t)ri->analysis;
-	int cols = matrix_cols(c), cur = part == c->v->rank;
+	int cols = matrix_cols(c), cur = part == c->v->rank, waited;
 	char label[64];
 	struct pen p = { c, 0, y, c->g->w };
 
@@ -102,6 +104,12 @@ render_draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
 		render_put_fit(c, 1, y, LABEL_COLS - 1, cur ? ROLE_LABEL : ROLE_PANEL,
 		    label);
 	}
+	/*
+	 * A rank that waited for the others more than they waited for it is
+	 * slower because of them: its slow cells are drawn apart (cyan), so
+	 * that the colour of blame stays on who made them wait.
+	 */
+	waited = x->parts[part].wait_ns > x->parts[part].lost_ns;
 	for (int k = 0; k < cols; k++) {
 		int out, l = matrix_cell(m, part, k, cols, &out);
 		uint32_t ch;
@@ -116,7 +124,8 @@ render_draw_matrix_row(struct rctx *c, int y, const struct row_info *ri)
 		} else {
 			ch = c->ascii ? (uint32_t)".:+#@"[l - 1] :
 			    c->gl->step[height[l - 1] - 1];
-			role = l <= 2 ? ROLE_BUSY : l == 3 ? ROLE_EXPOSED : ROLE_BUBBLE;
+			role = l <= 2 ? ROLE_BUSY : waited ? ROLE_OVERLAP :
+			    l == 3 ? ROLE_EXPOSED : ROLE_BUBBLE;
 		}
 		grid_put(c->g, c->x0 + k, y, ch, role);
 		if (cur) {
