@@ -119,8 +119,8 @@ check "and the worst arrival skew in view" grep -q "worst skew in view" "$tmp/fr
 # More than 8 ranks: the viewer starts in the overview, one bubble lane each.
 "$GEN_TRACE" --ranks=9 --seed=2 --steps=6 --layers=2 --no-inject --out="$tmp/nine" >/dev/null
 LC_ALL=C "$GANTTY" --render --width=120 --height=30 "$tmp/nine" >"$tmp/nine.txt"
-check "overview: the current rank's bubble lane is marked" grep -q '^>rank 0 d0 ' "$tmp/nine.txt"
-check "overview: all nine ranks on one screen" grep -q '^ rank 8 d0 ' "$tmp/nine.txt"
+check "overview: the current rank's bubble lane is marked" grep -q '^>.rank 0 d0 ' "$tmp/nine.txt"
+check "overview: all nine ranks on one screen" grep -q '^ .rank 8 d0 ' "$tmp/nine.txt"
 check "overview: no per-stream lanes" test "$(grep -c 'compute s7' "$tmp/nine.txt")" -eq 0
 
 # --align=collective: rank 1's clock 5 ms ahead is found and removed exactly

@@ -95,15 +95,18 @@ kernel(int tid, long long launch_ts, const char *name, long long ts,
 	    stream, corr);
 }
 
-/* Closes the array and loads it into t (asserting success). */
+/*
+ * Ends the text with tail (the closing "]}", or a cut-short event) and
+ * loads it into t (asserting success).
+ */
 static J_UNUSED void
-j_load(struct trace *t)
+j_load_ending(struct trace *t, const char *tail)
 {
 	char path[] = "/tmp/gantty-jtrace-XXXXXX";
 	struct load_error err;
 	int fd, rc;
 
-	fputs("\n]}\n", jf);
+	fputs(tail, jf);
 	cr_assert_eq(fclose(jf), 0);
 	fd = mkstemp(path);
 	cr_assert_geq(fd, 0);
@@ -113,6 +116,13 @@ j_load(struct trace *t)
 	rc = load_trace(t, path, NULL, &err);
 	unlink(path);
 	cr_assert_eq(rc, 0, "load failed: %s", err.msg);
+}
+
+/* Closes the array and loads it into t (asserting success). */
+static J_UNUSED void
+j_load(struct trace *t)
+{
+	j_load_ending(t, "\n]}\n");
 }
 
 /* The default analysis of one loaded rank (the CLI's without options). */

@@ -468,10 +468,6 @@ Test(outliers, slow_side_only)
 static void
 outlier_steps(int cut, struct trace *t)
 {
-	char path[] = "/tmp/gantty-steps-XXXXXX";
-	struct load_error err;
-	int fd;
-
 	j_begin();
 	for (int i = 1; i <= 6; i++) {
 		long long s = (i - 1) * 1000LL, d = i == 6 ? 600 : 200 + i;
@@ -480,15 +476,7 @@ outlier_steps(int cut, struct trace *t)
 		launch(1, s + 10, i);
 		dev_kernel("gemm", 0, 7, s + 20, d - 30, i);
 	}
-	fputs(cut ? ",\n{\"ph\": \"X\", \"cat\": \"ker" : "\n]}\n", jf);
-	cr_assert_eq(fclose(jf), 0);
-	fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, jtext, jlen), (ssize_t)jlen);
-	close(fd);
-	free(jtext);
-	cr_assert_eq(load_trace(t, path, NULL, &err), 0, "%s", err.msg);
-	unlink(path);
+	j_load_ending(t, cut ? ",\n{\"ph\": \"X\", \"cat\": \"ker" : "\n]}\n");
 	cr_assert_eq(trace_cut_short(t), cut);
 }
 
