@@ -61,6 +61,18 @@ for l in wide:
 sys.exit(1 if bad or wide else 0)
 PY
 done
+check "200x50: rows to spare list the findings, so the slow step's cause shows
+without a key (the outlier finding's summary, whole across its rows)" \
+    "$PYTHON3" -c '
+import json, re, sys
+r = json.load(open(sys.argv[1]))["ranks"][0]
+want = [f["summary"] for f in r["findings"] if f["kind"] == "outlier_step"][0]
+frame = open(sys.argv[2], encoding="utf-8").read()
+# the left column, its continuation rows joined back
+left = [l[:99].rstrip() for l in frame.split("\n")]
+text = " ".join(x.strip() for x in left)
+sys.exit(0 if ("outlier_step: " + want) in text else 1)
+' "$tmp/report.json" "$tmp/frame-200x50.txt"
 check "80x24: the title keeps the window and the rank" \
     grep -qE '^gantty .*window .* rank 0 dev 0' "$tmp/frame-80x24.txt"
 check "80x24: the step strip keeps its values whole" \

@@ -44,7 +44,7 @@ struct view;
 #define TOP_ROWS 3
 #define PANEL_ROWS 6
 #define PANEL_MIN_ROWS 2
-#define PANEL_MAX_ROWS 20
+#define PANEL_MAX_ROWS 30
 #define CPU_MAX_DEPTH 6         /* CPU lanes: depths 0 .. 5 */
 #define NAME_MIN_COLS 8         /* a name is written in runs this wide */
 #define COL_SAMPLES 12          /* events looked at per dense column */

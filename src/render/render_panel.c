@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "analysis/bandwidth.h"
 #include "analysis/crossrank.h"
+#include "analysis/findings.h"
 #include "analysis/layers.h"
 #include "analysis/metrics.h"
 #include "analysis/steps.h"
@@ -21,6 +22,7 @@
 #include "render/render_int.h"
 #include "view/view.h"
 #include "view/view_compare.h"
+#include "view/view_diag.h"
 
 /* ---- the panel --------------------------------------------------------- */
 
@@ -604,6 +606,48 @@ wrapped_rows(const struct drawn_line *d, int w)
 	return d->len == 0 ? 1 : wrap_line(d, w, brk, 16);
 }
 
+/*
+ * The current rank's findings (e selects them), most severe first, each
+ * wrapped, in rows [y, y + nrows) at x, w columns wide: when the panel has
+ * rows to spare, the answer shows without a key.
+ */
+static void
+draw_findings_rows(struct rctx *c, int x, int y, int w, int nrows)
+{
+	const struct view *v = c->v;
+	const struct finding *f;
+	size_t nf = 0;
+	int row = 1;
+	struct pen p = { c, x, y, x + w };
+
+	if (v->nan == 0 || (f = view_diag_findings_known(v, v->rank, &nf)) == NULL ||
+	    nf == 0)
+		return;
+	render_pen_put(&p, ROLE_LABEL, "findings (e):");
+	for (size_t i = 0; i < nf && row < nrows; i++) {
+		struct drawn_line d;
+		struct grid *real = c->g;
+		struct pen q = { c, 0, 0, LINE_MAX_COLS };
+		int need;
+
+		grid_init(&d.g, LINE_MAX_COLS, 1);
+		c->g = &d.g;
+		render_pen_put(&q, f[i].severity == SEV_CRITICAL ? ROLE_BAD : ROLE_VALUE,
+		    "%s", findings_kind_id(f[i].kind));
+		render_pen_put(&q, ROLE_PANEL, ": %s", f[i].summary);
+		c->g = real;
+		d.len = LINE_MAX_COLS;
+		while (d.len > 0 && d.g.cells[d.len - 1].ch == ' ')
+			d.len--;
+		need = wrapped_rows(&d, w);
+		if (need > nrows - row)
+			need = nrows - row;
+		put_wrapped(c, &d, x, y + row, w, need);
+		row += need;
+		grid_free(&d.g);
+	}
+}
+
 static void
 draw_window_panel(struct rctx *c, int y, int rows)
 {
@@ -699,8 +743,16 @@ draw_window_panel(struct rctx *c, int y, int rows)
 			grid_free(&dl[i].g);
 	}
 	/* tall panels: the top kernels below, after a blank row */
-	if (w < 160 && rows - row >= 4)
-		draw_kernels(c, 1, y + row + 1, w - 2, rows - row - 1);
+	if (w < 160 && rows - row >= 4) {
+		int nk = (int)v->ntop + 2 < rows - row - 1 ? (int)v->ntop + 2 :
+		    rows - row - 1;
+
+		draw_kernels(c, 1, y + row + 1, w - 2, nk);
+		row += nk + 1;
+	}
+	/* rows still left: the rank's findings, the screen used */
+	if (rows - row >= 3)
+		draw_findings_rows(c, 1, y + row + 1, left - 1, rows - row - 1);
 }
 
 /* Prints "label value" pairs for the selection panel. */

@@ -137,7 +137,12 @@ view_do(struct view *v, enum view_cmd cmd)
 void
 view_recalc(struct view *v)
 {
+	size_t nf;
+
 	view_measure(v);
+	/* the current rank's findings, once: the panel lists them when it has room */
+	if (v->nan > 0 && view_current(v)->device >= 0)
+		(void)view_diag_findings(v, v->rank, &nf);
 	if (modes[v->mode].refresh != NULL)
 		modes[v->mode].refresh(v);
 }
