@@ -42,7 +42,7 @@ Test(keymap, spec_keys_run_the_spec_commands)
 
 Test(keymap, unbound_keys_do_nothing)
 {
-	static const int unbound[] = { 0, 'Q', 'i', 'H', 'A', 'Z', ' ', 27, 'F',
+	static const int unbound[] = { 0, 'Q', 'i', 'H', 'A', 'Z', ' ', 27, 'Y',
 		KEYMAP_PGDN + 1, 0x110000 - 1, -1 };
 
 	for (size_t i = 0; i < sizeof unbound / sizeof unbound[0]; i++)
@@ -55,6 +55,8 @@ Test(keymap, compare_and_page_keys)
 {
 	cr_expect_eq(keymap_lookup('b'), (int)CMD_MARK_BASELINE);
 	cr_expect_eq(keymap_lookup('D'), (int)CMD_TOGGLE_DIFF);
+	cr_expect_eq(keymap_lookup('F'), (int)CMD_FIT_RANK);
+	cr_expect_eq(keymap_lookup('W'), (int)CMD_SORT_WAITED);
 	cr_expect_eq(keymap_lookup(KEYMAP_PGUP), (int)CMD_PAGE_UP);
 	cr_expect_eq(keymap_lookup(KEYMAP_PGDN), (int)CMD_PAGE_DOWN);
 }

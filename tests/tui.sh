@@ -493,6 +493,23 @@ check "a file cut short: the last step may be incomplete" \
     grep -qF '#15 may be incomplete' "$tmp/screen"
 send cut q
 wait_for cut "status=0" "a file cut short: q quits"
+dlrm=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/param/et_replay/tests/inputs/dlrm_kineto
+if [ -d "$dlrm" ]; then
+	"$GANTTY" --report --format=json -q "$dlrm" >"$tmp/dlrm.json"
+	want=$("$PYTHON3" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["ranks"][0]["gpu"]
+w = r["busy_ns"] + r["idle_ns"]
+print("%.1f%%" % (100.0 * r["idle_ns"] / w))
+' "$tmp/dlrm.json")
+	start dlrm -- "'$dlrm'"
+	send dlrm F
+	wait_for dlrm "idle 6.419 ms ($want)" "DLRM: F fits rank 0's own span, the panel equals its report"
+	send dlrm q
+	wait_for dlrm "status=0" "DLRM: q quits"
+else
+	skip "DLRM: F fits the rank's own span" "no corpus"
+fi
 qwen=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/tracelens/tests/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
 if [ -f "$qwen" ]; then
 	start qwen -- "'$qwen'"

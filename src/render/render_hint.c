@@ -170,7 +170,7 @@ render_draw_help(struct rctx *c)
 	char tb[128];
 
 	/* one column when the rows fit (title and footer sit on the border) */
-	ncol = n + 4 <= h ? 1 : 2;
+	ncol = n + 2 <= h ? 1 : 2;
 	for (;;) {
 		per = (n + ncol - 1) / ncol;
 		keyw[0] = keyw[1] = helpw[0] = helpw[1] = 0;

@@ -261,8 +261,8 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		/* several ranks: the window is theirs, not this rank's own span */
 		const struct analysis *an = view_current(v);
 
-		render_pen_put(p, ROLE_PANEL, "rank %lld over the screen's window; "
-		    "its own GPU span (the report's window) is %s .. %s",
+		render_pen_put(p, ROLE_PANEL, "rank %lld over the screen's window;  "
+		    "its own GPU span, the report's window (F): %s .. %s",
 		    (long long)an->t->rank,
 		    render_fmt_rel(a, sizeof a, v, an->dev.first_ns),
 		    render_fmt_rel(b, sizeof b, v, an->dev.last_ns));

@@ -25,6 +25,7 @@ const struct binding keymap[] = {
 	{ { '-', 's', KEYMAP_WHEEL_DOWN },      "- s wheel down", CMD_ZOOM_OUT },
 	{ { KEYMAP_ENTER },                     "Enter",          CMD_ZOOM_SELECTED },
 	{ { 'f' },                              "f",              CMD_FIT },
+	{ { 'F' },                              "F",              CMD_FIT_RANK },
 	{ { 'z' },                              "z",              CMD_UNZOOM },
 	{ { ']' },                              "]",              CMD_NEXT_STEP },
 	{ { '[' },                              "[",              CMD_PREV_STEP },

@@ -643,6 +643,18 @@ view_do_common(struct view *v, enum view_cmd cmd)
 		return zoom(v, 0);
 	case CMD_FIT:
 		return fit(v);
+	case CMD_FIT_RANK: {
+		/* the rank's own default window: the panel equals its report */
+		const struct analysis *an = v->nan > 0 ? view_current(v) : NULL;
+
+		if (an == NULL || an->device < 0 || an->dev.last_ns <= an->dev.first_ns) {
+			snprintf(v->message, sizeof v->message,
+			    "no GPU activity on this rank");
+			return VIEW_REPAINT;
+		}
+		return view_set_window(v, an->dev.first_ns, an->dev.last_ns, 1) |
+		    VIEW_REPAINT;
+	}
 	case CMD_UNZOOM:
 		return unzoom(v);
 	case CMD_SEARCH:

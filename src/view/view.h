@@ -61,6 +61,7 @@
 	X(ZOOM_OUT, "zoom out around the cursor") \
 	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
 	X(FIT, "fit everything") \
+	X(FIT_RANK, "fit the current rank's own GPU span: the report's window") \
 	X(UNZOOM, "undo the last zoom") \
 	X(NEXT_STEP, "step under the cursor, then the next") \
 	X(PREV_STEP, "step under the cursor, then the previous") \
