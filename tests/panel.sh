@@ -87,6 +87,18 @@ check "--compare: the rank headers say A and B and the file" \
     sh -c "grep -q '^.A rank 0  *rank-0.json ' '$tmp/cmp.txt' && grep -q '^.B rank 1  *rank-1.json ' '$tmp/cmp.txt'"
 check "--compare: the panel says A and B are unlike (world size, steps)" \
     grep -qF "A and B differ: world size 2 vs 4; 3 vs 5 steps" "$tmp/cmp.txt"
+# far more ranks than rows: groups of ranks in each half row, all covered
+"$GEN_TRACE" --ranks=160 --steps=3 --layers=1 --kernels=5 --no-inject --seed=5 \
+    --out="$tmp/r160" >/dev/null || bail "gen-trace of 160 ranks"
+"$GANTTY" --render --width=200 --height=50 --color=never -q "$tmp/r160" \
+    >"$tmp/r160.txt" || fail "--render of 160 ranks"
+check "160 ranks at 200x50: every rank in a row of the overview, groups of 3 a
+half row (r0-5 .. r156-159), none left to scroll to" "$PYTHON3" -c '
+import re, sys
+rows = re.findall(r"^..r(\d+)-(\d+) ", open(sys.argv[1], encoding="utf-8").read(), re.M)
+covered = sorted(r for a, b in rows for r in range(int(a), int(b) + 1))
+sys.exit(0 if covered == list(range(160)) and len(rows) == 27 else 1)
+' "$tmp/r160.txt"
 dlrm=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}/param/et_replay/tests/inputs/dlrm_kineto
 if [ -d "$dlrm" ]; then
 	"$GANTTY" --render --width=160 --height=45 --color=never -q "$dlrm" \

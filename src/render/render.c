@@ -110,12 +110,8 @@ waited_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/*
- * The order of the n ranks (analyses or participants) in the overview and
- * the matrix: rank order, or with W the most waited for first.  Malloc'd.
- */
-static size_t *
-rank_order(const struct view *v, size_t n)
+size_t *
+render_rank_order(const struct view *v, size_t n)
 {
 	size_t *o = xcalloc(n ? n : 1, sizeof *o);
 
@@ -131,7 +127,10 @@ rank_order(const struct view *v, size_t n)
 
 /*
  * Lists every lane row of v, top to bottom, into *out; returns how many.
- * pack: the overview puts two ranks a row (depth 1: analysis and the next).
+ * pack (the overview only): 1 puts two ranks a row (depth 1: analysis and
+ * the one in track); g >= 2 puts two groups of g ranks a row (depth g,
+ * analysis the first group's position in render_rank_order(), track the
+ * number of positions the row covers).
  */
 static size_t
 build_lanes(const struct view *v, struct row_info **out, int pack)
@@ -142,7 +141,7 @@ build_lanes(const struct view *v, struct row_info **out, int pack)
 	enum view_mode mode = lanes_mode(v);
 
 	if (mode == VIEW_MODE_MATRIX && v->xr != NULL && v->mx != NULL) {
-		size_t *ord = rank_order(v, v->xr->nparts);
+		size_t *ord = render_rank_order(v, v->xr->nparts);
 
 		for (size_t p = 0; p < v->xr->nparts; p++)
 			push_lane(&rows, &n, &cap, ROW_MATRIX, (int)ord[p], UINT32_MAX, 0);
@@ -152,8 +151,20 @@ build_lanes(const struct view *v, struct row_info **out, int pack)
 	}
 	if (mode == VIEW_MODE_OVERVIEW) {
 		/* a row per rank (or two: the second in track): its bubble lane */
-		size_t *ord = rank_order(v, v->nan);
+		size_t *ord = render_rank_order(v, v->nan);
 
+		if (pack >= 2) {
+			for (size_t k = 0; k < v->nan; k += 2 * (size_t)pack) {
+				size_t left = v->nan - k;
+
+				push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)k,
+				    (uint32_t)(left < 2 * (size_t)pack ? left :
+				    2 * (size_t)pack), pack);
+			}
+			free(ord);
+			*out = rows;
+			return n;
+		}
 		for (size_t k = 0; k < v->nan; k++) {
 			int two = pack && k + 1 < v->nan;
 
@@ -252,6 +263,14 @@ lanes_layout(struct layout *lay, const struct view *v)
 	if (lanes_mode(v) == VIEW_MODE_OVERVIEW && lay->nlanes > lay->lanes_h) {
 		free(lanes);
 		lay->nlanes = (int)build_lanes(v, &lanes, 1);
+		/* still more: groups of g ranks in each half of a row */
+		if (lay->nlanes > lay->lanes_h && lay->lanes_h > 0) {
+			size_t per = 2 * (size_t)lay->lanes_h;
+			int g = (int)((v->nan + per - 1) / per);
+
+			free(lanes);
+			lay->nlanes = (int)build_lanes(v, &lanes, g < 2 ? 2 : g);
+		}
 	}
 	/* few lanes: the panel follows them, htop-like, blank rows below */
 	if (lay->nlanes < lay->lanes_h)

@@ -186,6 +186,12 @@ struct hint_item {
 };
 extern const struct hint_item render_hints[];
 extern const size_t render_hints_len;
+/*
+ * The order of the n ranks (analyses or participants) in the overview and
+ * the matrix: rank order, or with W the most waited for first (crossrank
+ * lost_ns).  Malloc'd.
+ */
+size_t *render_rank_order(const struct view *v, size_t n);
 void render_draw_hint(struct rctx *c, int y);
 void render_draw_too_small(struct grid *g, int ascii);
 const char *render_matrix_hint(const struct rctx *c);

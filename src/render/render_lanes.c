@@ -528,11 +528,74 @@ draw_packed_lane(struct rctx *c, int y, const struct row_info *ri)
 	}
 }
 
+/*
+ * Two groups of g ranks on one row (far more ranks than rows): each half
+ * shows the worst state of its group, as draw_packed_lane() draws two.
+ * The label gives the row's ranks, the upper half the first g (by
+ * position with W).
+ */
+static void
+draw_group_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct view *v = c->v;
+	size_t k = (size_t)ri->analysis, n = ri->track, g = (size_t)ri->depth;
+	size_t *ord = render_rank_order(v, v->nan);
+	size_t nu = n < g ? n : g, nl = n - nu;
+	int strag = 0, cur = 0;
+	char label[48];
+
+	for (size_t i = k; i < k + n; i++) {
+		strag |= v->xr != NULL && v->xr->straggler == (int32_t)ord[i];
+		cur |= v->rank == ord[i];
+	}
+	/* the row's ranks: the upper half the first g of them */
+	if (v->sort_waited)
+		snprintf(label, sizeof label, "%c%c#%zu-%zu", cur ? '>' : ' ',
+		    strag ? '!' : ' ', k + 1, k + n);
+	else
+		snprintf(label, sizeof label, "%c%cr%lld-%lld", cur ? '>' : ' ',
+		    strag ? '!' : ' ', (long long)v->an[ord[k]].t->rank,
+		    (long long)v->an[ord[k + n - 1]].t->rank);
+	render_draw_label(c, y, strag ? ROLE_BAD : ROLE_LABEL, label);
+	for (int col = 0; col < c->ncols; col++) {
+		static const enum role pk[4][4] = {
+			{ ROLE_PK_II, ROLE_PK_IE, ROLE_PK_IO, ROLE_PK_IB },
+			{ ROLE_PK_EI, ROLE_PK_EE, ROLE_PK_EO, ROLE_PK_EB },
+			{ ROLE_PK_OI, ROLE_PK_OE, ROLE_PK_OO, ROLE_PK_OB },
+			{ ROLE_PK_BI, ROLE_PK_BE, ROLE_PK_BO, ROLE_PK_BB },
+		};
+		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
+		enum bubble_state su = BS_BUSY, sl = BS_BUSY, s;
+
+		if (b <= a)
+			continue;
+		for (size_t i = k; i < k + n; i++) {
+			s = bubble_state(&v->an[ord[i]].dev, a, b);
+			if (i < k + nu)
+				su = s < su ? s : su;
+			else
+				sl = s < sl ? s : sl;
+		}
+		if (nl == 0)
+			sl = su;
+		if (c->ascii || c->mono)
+			put_state(c, c->x0 + col, y, su < sl ? su : sl);
+		else
+			grid_put(c->g, c->x0 + col, y, 0x2580u, pk[su][sl]);
+	}
+	free(ord);
+}
+
 void
 render_draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct metrics *d = &c->v->an[ri->analysis].dev;
 
+	if (c->v->mode == VIEW_MODE_OVERVIEW && ri->depth >= 2 &&
+	    (size_t)ri->analysis < c->v->nan) {
+		draw_group_lane(c, y, ri);
+		return;
+	}
 	if (c->v->mode == VIEW_MODE_OVERVIEW && ri->depth == 1 &&
 	    ri->track < c->v->nan) {
 		draw_packed_lane(c, y, ri);
