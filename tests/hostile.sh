@@ -372,4 +372,24 @@ timed "$((1000 * k)) kernels at one instant" 0 "" "$tmp/pile.json"
 has '"rows": 65535,' "the pile saturates at 65535 sub-rows"
 rm -f "$tmp/tracks.json" "$tmp/devices.json" "$tmp/stream.json" "$tmp/names.json" "$tmp/pile.json"
 
+# MFU flags that overflow the arithmetic are refused (they made the JSON
+# report write "value": inf), and so is a step number beyond int64; the
+# largest accepted values still give valid JSON (no inf, no NaN).
+ex=$top_srcdir/share/example.json.gz
+expect 2 "--flops-per-step=1e308T is a usage error" "$GANTTY" --report -q --flops-per-step=1e308T "$ex"
+file_has "$tmp/err" "out of range" "  and says it is out of range"
+expect 2 "--peak-tflops=1e-300 is a usage error" "$GANTTY" --report -q --peak-tflops=1e-300 "$ex"
+expect 2 "--diff-steps beyond int64 is a usage error" \
+    "$GANTTY" --diff -q --diff-steps=99999999999999999999:1 "$ex"
+"$GANTTY" --report --format=json -q --flops-per-step=1e30 --peak-tflops=1e-6 "$ex" \
+    >"$tmp/mfu.json" 2>&1
+check "the extreme MFU flags that are accepted give valid JSON" "$PYTHON3" -c '
+import json, math, sys
+def bad(x):
+    raise ValueError("not JSON: " + x)
+d = json.load(open(sys.argv[1]), parse_constant=bad)
+v = d["ranks"][0]["mfu"]["value"]
+sys.exit(0 if v is None or math.isfinite(v) else 1)
+' "$tmp/mfu.json"
+
 finish

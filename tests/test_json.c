@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -188,4 +189,16 @@ Test(json, numbers_in_the_callers_format)
 	json_end(&j);
 	cr_assert_str_eq(text(),
 	    "[72.958, 0.3028, 989.4, 1073741824, -9223372036854775808]\n");
+}
+
+/* JSON has no infinity or NaN: they are written null, never "inf". */
+Test(json, non_finite_numbers_are_null)
+{
+	json_begin_array(&j, JSON_INLINE);
+	json_double(&j, "%.4f", HUGE_VAL);
+	json_double(&j, "%.4f", -HUGE_VAL);
+	json_double(&j, "%.4f", NAN);
+	json_double(&j, "%.1f", 1.5);
+	json_end(&j);
+	cr_assert_str_eq(text(), "[null, null, null, 1.5]\n");
 }

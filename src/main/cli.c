@@ -179,15 +179,24 @@ parse_count(const char *s)
 	return *end == '\0' ? v : -1;
 }
 
-/* A positive count of option name (--flops-per-step...), or a usage error. */
+/*
+ * A positive count of option name (--flops-per-step...) within
+ * [COUNT_MIN, COUNT_MAX], or a usage error: beyond them MFU's arithmetic
+ * overflows to infinity (1e308T) or to nothing (1e-300).
+ */
+#define COUNT_MIN 1e-6
+#define COUNT_MAX 1e30
 static double
 count_arg(const char *s, const char *name)
 {
-	char fmt[128];
+	char fmt[160];
 	double v = parse_count(s);
 
 	snprintf(fmt, sizeof fmt, "--%s needs a positive number, not '%%s'", name);
 	if (v <= 0)
+		cli_usage_error(fmt, s);
+	snprintf(fmt, sizeof fmt, "--%s '%%s' is out of range (1e-6 .. 1e30)", name);
+	if (!isfinite(v) || v < COUNT_MIN || v > COUNT_MAX)
 		cli_usage_error(fmt, s);
 	return v;
 }
@@ -231,12 +240,13 @@ diff_steps_arg(struct cli *c, const char *arg)
 	c->diff_steps = 1;
 	if (colon == NULL)
 		cli_usage_error("--diff-steps needs N:M, not '%s'", arg);
+	errno = 0;
 	c->diff_step[0] = strtoll(arg, &end, 10);
-	if (end != colon || end == arg)
-		cli_usage_error("--diff-steps needs N:M, not '%s'", arg);
+	if (end != colon || end == arg || errno != 0)
+		cli_usage_error("--diff-steps needs N:M (step numbers), not '%s'", arg);
 	c->diff_step[1] = strtoll(colon + 1, &end, 10);
-	if (*end != '\0' || end == colon + 1)
-		cli_usage_error("--diff-steps needs N:M, not '%s'", arg);
+	if (*end != '\0' || end == colon + 1 || errno != 0)
+		cli_usage_error("--diff-steps needs N:M (step numbers), not '%s'", arg);
 }
 
 /* The checks of the options together, once all are read. */

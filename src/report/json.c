@@ -3,6 +3,7 @@
 #include "report/json.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include "report/emit.h"
 
@@ -124,7 +125,11 @@ void
 json_double(struct json *j, const char *fmt, double v)
 {
 	value(j);
-	fprintf(j->out, fmt, v);
+	/* JSON has no infinity or NaN: such a number is unknown, null */
+	if (isfinite(v))
+		fprintf(j->out, fmt, v);
+	else
+		fputs("null", j->out);
 	done(j);
 }
 
