@@ -84,6 +84,18 @@ assert got == [("rank-9.json", 9, "file name"), ("rank-10.json", 1, "distributed
 else
 	skip "directory ranks: distributedInfo, else the file name" "no python3"
 fi
+# a subdirectory and a dangling link named *.json are skipped the same way
+mkdir "$tmp/odd" "$tmp/odd/sub.json"
+cp "$fx/small.json" "$tmp/odd/a.json"
+ln -s "$tmp/nowhere" "$tmp/odd/dangling.json"
+expect 0 "a directory with a subdirectory and a dangling link named *.json loads" \
+    "$GANTTY" --report -q "$tmp/odd"
+expect 0 "  (again, with warnings)" "$GANTTY" --report "$tmp/odd"
+file_has "$tmp/err" "sub.json: is a directory, skipped" "  the subdirectory is skipped with a warning"
+file_has "$tmp/err" "dangling.json: No such file or directory, skipped" \
+    "  the dangling link is skipped with a warning"
+expect 1 "  a dangling link named on the command line is still an error" \
+    "$GANTTY" --report -q "$tmp/odd/dangling.json"
 expect 0 "the same rank twice loads" "$GANTTY" --report --format=json "$fx/small.json" "$fx/small.json"
 file_has "$tmp/out" '"duplicate_ranks": [1]' "a duplicate rank is reported"
 file_has "$tmp/out" '"missing_ranks": [0]' "a missing rank (world size 2) is reported"

@@ -168,7 +168,10 @@ session_load(struct session *s, const struct input_list *in,
 		if (t == NULL) {
 			if (rc < 0)
 				continue;
-			if (in->v[i].from_dir && L.err[i].not_trace) {
+			/* found in a directory: a JSON that is no trace, a
+			   subdirectory or a dangling link named *.json */
+			if (in->v[i].from_dir && (L.err[i].not_trace ||
+			    L.err[i].not_file)) {
 				warn(s, "%s, skipped", L.err[i].msg);
 				continue;
 			}

@@ -421,11 +421,13 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 	}
 	if (rd.fd < 0) {
 		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+		err->not_file = errno == ENOENT || errno == ELOOP || errno == EISDIR;
 		return -1;
 	}
 	if (fstat(rd.fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			snprintf(err->msg, sizeof err->msg, "%s: is a directory", path);
+			err->not_file = 1;
 			close(rd.fd);
 			return -1;
 		}

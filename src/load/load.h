@@ -60,6 +60,8 @@ struct load_opts {
 struct load_error {
 	char msg[1024];         /* "FILE: byte N (line L): what went wrong" */
 	int not_trace;          /* well-formed JSON with no event array */
+	int not_file;           /* a directory, or a name that leads nowhere (a
+	                           dangling link): nothing to read */
 	int halves;             /* (on success) it was read in two halves at once */
 };
 
