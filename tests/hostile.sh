@@ -372,6 +372,17 @@ timed "$((1000 * k)) kernels at one instant" 0 "" "$tmp/pile.json"
 has '"rows": 65535,' "the pile saturates at 65535 sub-rows"
 rm -f "$tmp/tracks.json" "$tmp/devices.json" "$tmp/stream.json" "$tmp/names.json" "$tmp/pile.json"
 
+# A stream named twice (standard input, a FIFO) would be read by two
+# loading threads at once: refused, naming it.
+expect 1 "- given twice is an error" sh -c "echo '{\"traceEvents\": []}' | '$GANTTY' --report -q - -"
+file_has "$tmp/err" "- (standard input) given twice" "  naming standard input"
+mkfifo "$tmp/fifo" 2>/dev/null && {
+	expect 1 "a FIFO given twice is an error" "$GANTTY" --report -q "$tmp/fifo" "$tmp/fifo"
+	file_has "$tmp/err" "fifo given twice" "  naming the FIFO"
+} || skip "a FIFO given twice" "mkfifo failed"
+expect 0 "a regular file given twice still loads (a duplicate rank)" \
+    "$GANTTY" --report -q "$top_srcdir/tests/fixtures/small.json" "$top_srcdir/tests/fixtures/small.json"
+
 # MFU flags that overflow the arithmetic are refused (they made the JSON
 # report write "value": inf), and so is a step number beyond int64; the
 # largest accepted values still give valid JSON (no inf, no NaN).

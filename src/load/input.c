@@ -113,6 +113,37 @@ expand_dir(struct input_list *l, const char *dir, char *err, size_t errsize)
 	return 0;
 }
 
+/*
+ * A stream (standard input, a FIFO, a terminal) can be read once: named
+ * twice, two loading threads would share its bytes.  Returns -1 with a
+ * message when one is, else 0.  O(n^2) over the streams, which are few.
+ */
+static int
+check_streams_once(const struct input_list *l, char *err, size_t errsize)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct stat a, b;
+		int stdin_a = strcmp(l->v[i].path, "-") == 0;
+
+		if (!stdin_a && (stat(l->v[i].path, &a) != 0 || S_ISREG(a.st_mode) ||
+		    S_ISDIR(a.st_mode)))
+			continue;
+		for (size_t j = i + 1; j < l->n; j++) {
+			int stdin_b = strcmp(l->v[j].path, "-") == 0;
+
+			if (stdin_a ? stdin_b : !stdin_b &&
+			    stat(l->v[j].path, &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				snprintf(err, errsize, "%s given twice: a stream "
+				    "(standard input, a pipe) can be read only once",
+				    stdin_a ? "- (standard input)" : l->v[j].path);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int
 input_expand(struct input_list *l, char *const *args, size_t nargs, char *err,
     size_t errsize)
@@ -128,7 +159,7 @@ input_expand(struct input_list *l, char *const *args, size_t nargs, char *err,
 			push(l, args[i], 0);
 		}
 	}
-	return 0;
+	return check_streams_once(l, err, errsize);
 }
 
 void

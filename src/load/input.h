@@ -26,7 +26,8 @@ struct input_list {
 
 /*
  * Expands args[0..nargs) into l (appended).  Returns 0, or -1 with a message
- * in err (size errsize) for an unreadable directory or one with no traces.
+ * in err (size errsize) for an unreadable directory or one with no traces,
+ * or for a stream (- for standard input, a FIFO) named twice.
  */
 int input_expand(struct input_list *l, char *const *args, size_t nargs,
     char *err, size_t errsize);
