@@ -127,10 +127,10 @@ render_rank_order(const struct view *v, size_t n)
 
 /*
  * Lists every lane row of v, top to bottom, into *out; returns how many.
- * pack (the overview only): 1 puts two ranks a row (depth 1: analysis and
- * the one in track); g >= 2 puts two groups of g ranks a row (depth g,
- * analysis the first group's position in render_rank_order(), track the
- * number of positions the row covers).
+ * pack = g >= 1 (the overview only) puts two groups of g ranks a row
+ * (depth g, analysis the first position in render_rank_order(), track the
+ * number of positions the row covers); a lone last rank of g = 1 keeps a
+ * row of its own.
  */
 static size_t
 build_lanes(const struct view *v, struct row_info **out, int pack)
@@ -153,24 +153,20 @@ build_lanes(const struct view *v, struct row_info **out, int pack)
 		/* a row per rank (or two: the second in track): its bubble lane */
 		size_t *ord = render_rank_order(v, v->nan);
 
-		if (pack >= 2) {
-			for (size_t k = 0; k < v->nan; k += 2 * (size_t)pack) {
-				size_t left = v->nan - k;
+		for (size_t k = 0; k < v->nan; ) {
+			size_t per = 2 * (size_t)(pack > 0 ? pack : 1);
+			size_t left = v->nan - k, cover = left < per ? left : per;
 
-				push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)k,
-				    (uint32_t)(left < 2 * (size_t)pack ? left :
-				    2 * (size_t)pack), pack);
+			if (pack == 0 || (pack == 1 && cover == 1)) {
+				/* a rank of its own: the analysis itself */
+				push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)ord[k],
+				    UINT32_MAX, 0);
+				k++;
+				continue;
 			}
-			free(ord);
-			*out = rows;
-			return n;
-		}
-		for (size_t k = 0; k < v->nan; k++) {
-			int two = pack && k + 1 < v->nan;
-
-			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)ord[k],
-			    two ? (uint32_t)ord[k + 1] : UINT32_MAX, two);
-			k += (size_t)two;
+			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)k,
+			    (uint32_t)cover, pack);
+			k += cover;
 		}
 		free(ord);
 		*out = rows;

@@ -487,52 +487,13 @@ put_state(struct rctx *c, int x, int y, enum bubble_state s)
 }
 
 /*
- * Two ranks on one row (the overview of more ranks than rows): an upper
- * half block in the upper rank's colour over the lower rank's; without
- * colour (or in ASCII) the worse of the two (idle, exposed, overlapped,
- * busy, in that order).  The label names both; > marks the current rank,
+ * Two ranks on one row, or two groups of g ranks (the overview of more
+ * ranks than rows): an upper half block in the upper group's colour over
+ * the lower group's, each group's worst state (idle, exposed, overlapped,
+ * busy, in that order); without colour (or in ASCII) the worse of the
+ * two.  The label names the two ranks (g = 1), else the row's ranks, the
+ * upper half the first g (by position with W); > marks the current rank,
  * ! the straggler.
- */
-static void
-draw_packed_lane(struct rctx *c, int y, const struct row_info *ri)
-{
-	static const enum role pk[4][4] = {
-		{ ROLE_PK_II, ROLE_PK_IE, ROLE_PK_IO, ROLE_PK_IB },
-		{ ROLE_PK_EI, ROLE_PK_EE, ROLE_PK_EO, ROLE_PK_EB },
-		{ ROLE_PK_OI, ROLE_PK_OE, ROLE_PK_OO, ROLE_PK_OB },
-		{ ROLE_PK_BI, ROLE_PK_BE, ROLE_PK_BO, ROLE_PK_BB },
-	};
-	const struct view *v = c->v;
-	size_t i = (size_t)ri->analysis, j = ri->track;
-	const struct metrics *du = &v->an[i].dev, *dl = &v->an[j].dev;
-	int strag = v->xr != NULL && (v->xr->straggler == (int32_t)i ||
-	    v->xr->straggler == (int32_t)j);
-	char label[48];
-
-	snprintf(label, sizeof label, "%c%crank %lld,%lld",
-	    v->rank == i || v->rank == j ? '>' : ' ', strag ? '!' : ' ',
-	    (long long)v->an[i].t->rank, (long long)v->an[j].t->rank);
-	render_draw_label(c, y, strag ? ROLE_BAD : ROLE_LABEL, label);
-	for (int col = 0; col < c->ncols; col++) {
-		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
-		enum bubble_state su, sl;
-
-		if (b <= a)
-			continue;
-		su = bubble_state(du, a, b);
-		sl = bubble_state(dl, a, b);
-		if (c->ascii || c->mono)
-			put_state(c, c->x0 + col, y, su < sl ? su : sl);
-		else
-			grid_put(c->g, c->x0 + col, y, 0x2580u, pk[su][sl]);
-	}
-}
-
-/*
- * Two groups of g ranks on one row (far more ranks than rows): each half
- * shows the worst state of its group, as draw_packed_lane() draws two.
- * The label gives the row's ranks, the upper half the first g (by
- * position with W).
  */
 static void
 draw_group_lane(struct rctx *c, int y, const struct row_info *ri)
@@ -548,8 +509,11 @@ draw_group_lane(struct rctx *c, int y, const struct row_info *ri)
 		strag |= v->xr != NULL && v->xr->straggler == (int32_t)ord[i];
 		cur |= v->rank == ord[i];
 	}
-	/* the row's ranks: the upper half the first g of them */
-	if (v->sort_waited)
+	if (g == 1)
+		snprintf(label, sizeof label, "%c%crank %lld,%lld", cur ? '>' : ' ',
+		    strag ? '!' : ' ', (long long)v->an[ord[k]].t->rank,
+		    (long long)v->an[ord[k + n - 1]].t->rank);
+	else if (v->sort_waited)
 		snprintf(label, sizeof label, "%c%c#%zu-%zu", cur ? '>' : ' ',
 		    strag ? '!' : ' ', k + 1, k + n);
 	else
@@ -591,14 +555,9 @@ render_draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct metrics *d = &c->v->an[ri->analysis].dev;
 
-	if (c->v->mode == VIEW_MODE_OVERVIEW && ri->depth >= 2 &&
+	if (c->v->mode == VIEW_MODE_OVERVIEW && ri->depth >= 1 &&
 	    (size_t)ri->analysis < c->v->nan) {
 		draw_group_lane(c, y, ri);
-		return;
-	}
-	if (c->v->mode == VIEW_MODE_OVERVIEW && ri->depth == 1 &&
-	    ri->track < c->v->nan) {
-		draw_packed_lane(c, y, ri);
 		return;
 	}
 	if (c->v->mode == VIEW_MODE_OVERVIEW) {

@@ -291,6 +291,18 @@ pad(FILE *out, size_t n, size_t width)
 /* The longest pid or tid of a string shown in the track list. */
 #define TRACK_ID_CHARS 40
 
+/* A track's pid or tid, its text (elided) or its number, padded to w. */
+static void
+track_id(FILE *out, const struct trace *t, uint32_t str, int64_t num, int w,
+    int ascii)
+{
+	if (str)
+		pad(out, emit_text_name(out, trace_str(t, str), TRACK_ID_CHARS,
+		    ascii), w);
+	else
+		fprintf(out, "%-*" PRId64, w, num);
+}
+
 /*
  * The entry's tracks (listing_track()) but the metadata pseudo-tracks,
  * which are counted: "tracks (3 metadata tracks not listed):".  Nothing
@@ -325,17 +337,9 @@ text_tracks(FILE *out, const struct analysis *a, int ascii)
 			continue;
 		fprintf(out, "    %-7s %8u events  pid ", trace_kind_name(tr->kind),
 		    tr->count);
-		if (tr->pid_str)
-			pad(out, emit_text_name(out, trace_str(t, tr->pid_str),
-			    TRACK_ID_CHARS, ascii), 10);
-		else
-			fprintf(out, "%-10" PRId64, tr->pid);
+		track_id(out, t, tr->pid_str, tr->pid, 10, ascii);
 		fputs(" tid ", out);
-		if (tr->tid_str)
-			pad(out, emit_text_name(out, trace_str(t, tr->tid_str),
-			    TRACK_ID_CHARS, ascii), 12);
-		else
-			fprintf(out, "%-12" PRId64, tr->tid);
+		track_id(out, t, tr->tid_str, tr->tid, 12, ascii);
 		fputs(" ", out);
 		emit_text_name(out, trace_str(t, tr->name), EMIT_NAME_CHARS, ascii);
 		fputs("\n", out);
