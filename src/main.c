@@ -35,6 +35,8 @@
 #include "tui/tui.h"
 #include "view/command.h"
 #include "view/view.h"
+#include "view/view_nav.h"
+#include "view/view_select.h"
 
 /* The load's progress lines on standard error (session_hooks). */
 struct progress {
@@ -107,14 +109,17 @@ show_warnings(const struct session *s, const struct cli *c, size_t *shown)
 
 /* Sets up the view for the command line's window, step and toggles. */
 static void
-setup_view(struct view *v, const struct cli *c, struct analysis *an,
+setup_view(struct view *v, const struct cli *c, struct session *s, struct analysis *an,
     size_t n_analyses, int64_t t0, int64_t t1, int w, int h)
 {
 	struct layout lay;
 
 	view_init(v, an, n_analyses, t0, t1, 1);
 	view_set_opts(v, &c->opts);
-	v->show_cpu = c->cpu;
+	v->show_cpu = c->cpu || c->python;
+	v->show_python = c->python;
+	v->show_counters = c->counters;
+	v->panel = (enum view_panel)c->panel;
 	if (c->matrix && v->xr != NULL)
 		view_push_mode(v, VIEW_MODE_MATRIX);
 	v->compare = c->compare && n_analyses >= 2;
@@ -130,10 +135,10 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an,
 				continue;
 			v->rank = i;
 			view_set_window(v, an[i].start_ns, an[i].end_ns, 0);
-			for (size_t s = 0; s < an[i].nsteps; s++)
-				if (an[i].steps[s].number == c->opts.step) {
+			for (size_t k = 0; k < an[i].nsteps; k++)
+				if (an[i].steps[k].number == c->opts.step) {
 					v->sel = SEL_STEP;
-					v->sel_index = (long)s;
+					v->sel_index = (long)k;
 				}
 			break;
 		}
@@ -141,10 +146,10 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an,
 	if (c->has_baseline && v->nan > 0) {
 		const struct analysis *a = view_current(v);
 
-		for (size_t s = 0; s < a->nsteps; s++)
-			if (a->steps[s].number == c->baseline) {
+		for (size_t k = 0; k < a->nsteps; k++)
+			if (a->steps[k].number == c->baseline) {
 				v->base_rank = v->rank;
-				v->base_step = (long)s;
+				v->base_step = (long)k;
 			}
 		if (v->base_step < 0 && !c->quiet)
 			fprintf(stderr, "gantty: warning: --baseline: no ProfilerStep#%lld\n",
@@ -152,7 +157,25 @@ setup_view(struct view *v, const struct cli *c, struct analysis *an,
 	}
 	if (c->difftable)
 		view_push_mode(v, VIEW_MODE_COMPARE_TABLE);
+	if (c->marks != NULL && v->nan > 0) {
+		/* checked by main() already, as --window is */
+		struct analysis_opts mo = c->opts;
+
+		if (session_window(s, "--marks", c->marks, &mo) == 0) {
+			v->mark_ns[0] = mo.start_ns;
+			v->mark_ns[1] = mo.end_ns;
+			v->marks = 3;
+		}
+	}
 	view_recalc(v);
+	if (c->select != NULL && v->nan > 0) {
+		view_search(v, c->select);
+		if (v->sel == SEL_EVENT)
+			view_select_goto(v, v->rank, (uint32_t)v->sel_index);
+		else if (!c->quiet)
+			fprintf(stderr, "gantty: warning: --select: %s\n", v->message);
+		view_recalc(v);
+	}
 }
 
 /* Writes the frame of v (c->width x c->height) as text on stdout. */
@@ -191,7 +214,7 @@ run_render(const struct cli *c, struct session *s, const char *title)
 	struct view v;
 	int rc;
 
-	setup_view(&v, c, s->an, s->n_analyses, s->origin_ns, s->last_ns, c->width,
+	setup_view(&v, c, s, s->an, s->n_analyses, s->origin_ns, s->last_ns, c->width,
 	    c->height);
 	rc = print_frame(c, &v, title);
 	view_free(&v);
@@ -206,7 +229,7 @@ run_viewer(const struct cli *c, struct session *s, const char *title)
 	struct render_opts ro;
 	int rc;
 
-	setup_view(&v, c, s->an, s->n_analyses, s->origin_ns, s->last_ns, 120, 40);
+	setup_view(&v, c, s, s->an, s->n_analyses, s->origin_ns, s->last_ns, 120, 40);
 	memset(&ro, 0, sizeof ro);
 	ro.ascii = c->ascii;
 	ro.title = title;
@@ -476,8 +499,14 @@ main(int argc, char **argv)
 		session_align(&s, &cli.opts);
 	if (cli.compare)
 		session_compare_align(&s, &cli.opts);
-	if (cli.window != NULL && session_window(&s, cli.window, &cli.opts) < 0)
+	if (cli.window != NULL && session_window(&s, "--window", cli.window, &cli.opts) < 0)
 		cli_usage_error("%s", s.err);
+	if (cli.marks != NULL) {
+		struct analysis_opts mo = cli.opts;
+
+		if (session_window(&s, "--marks", cli.marks, &mo) < 0)
+			cli_usage_error("%s", s.err);
+	}
 	if (session_analyse(&s, &cli.opts, cli.rank) < 0) {
 		fprintf(stderr, "gantty: %s\n", s.err);
 		status = EXIT_INPUT;

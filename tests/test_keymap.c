@@ -43,7 +43,7 @@ Test(keymap, spec_keys_run_the_spec_commands)
 Test(keymap, unbound_keys_do_nothing)
 {
 	static const int unbound[] = { 0, 'Q', 'i', 'H', 'A', 'Z', ' ', 27, 'Y',
-		KEYMAP_PGDN + 1, 0x110000 - 1, -1 };
+		KEYMAP_CLICK + 1, 0x110000 - 1, -1 };
 
 	for (size_t i = 0; i < sizeof unbound / sizeof unbound[0]; i++)
 		cr_expect_eq(keymap_lookup(unbound[i]), -1, "key %#x is bound",
@@ -101,6 +101,8 @@ key_name(int key, char *buf)
 	case KEYMAP_WHEEL_DOWN: return "wheel down";
 	case KEYMAP_PGUP: return "PgUp";
 	case KEYMAP_PGDN: return "PgDn";
+	case KEYMAP_ESC: return "Esc";
+	case KEYMAP_CLICK: return "click";
 	case 3: return "Ctrl-C";
 	default:
 		buf[0] = (char)key;

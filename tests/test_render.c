@@ -422,6 +422,8 @@ hint_key(const char *k)
 		return KEYMAP_ENTER;
 	if (strcmp(k, "Tab") == 0)
 		return KEYMAP_TAB;
+	if (strcmp(k, "Esc") == 0)
+		return KEYMAP_ESC;
 	if ((unsigned char)k[0] >= 0x80)
 		return KEYMAP_LEFT;     /* the arrows */
 	return (unsigned char)k[0];
@@ -467,6 +469,8 @@ Test(render, too_small)
 	}
 	fx_draw(60, 12);
 	cr_assert(!frame_has("terminal too small"));
+	cr_assert(frame_has("compute"));
+	fx_draw(60, 16);
 	cr_assert(frame_has("bubbles"));
 }
 
@@ -510,8 +514,9 @@ Test(render_cpu, cpu_lanes, .init = setup_cpu, .fini = fx_teardown)
 {
 	int y0 = find_row(ROW_CPU, 0, 0), y1 = find_row(ROW_CPU, 0, 1);
 
-	cr_assert(strstr(label(y0), "python3 0"), "label '%s'", label(y0));
-	cr_assert(strstr(label(y1), "python3 1"));
+	/* the thread's name and tid, then its depths under it */
+	cr_assert(strstr(label(y0), "python3 1"), "label '%s'", label(y0));
+	cr_assert(strstr(label(y1), "+1"), "label '%s'", label(y1));
 	cr_assert(strstr(text(y0, F.lay.time_x, F.g.w), "ProfilerStep#1"));
 	/* the synchronisation call covers [100, 1000): columns 10..99 */
 	cr_assert_eq(role_at(y1, 50), ROLE_SYNC);

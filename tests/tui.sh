@@ -134,6 +134,8 @@ the median step 16, mostly compute" grep -qE 'vs median step 16: \+38\.6[0-9]? m
 send main '}'
 wait_for main "selected layer" "} selects a layer"
 
+# the help of every binding on one column needs 50 rows
+T resize-window -t main -x 160 -y 50
 send main '?'
 wait_for main "? closes this help" "? shows the help"
 "$GANTTY" --keys >"$tmp/keys"
@@ -148,6 +150,7 @@ if [ -z "$missing" ]; then pass "the help lists every binding"; else
 send main '?'
 if poll sh -c "! tmux -S '$sock' capture-pane -p -t main | grep -qF 'closes this help'"
 then pass "? again closes the help"; else fail "? again closes the help"; fi
+T resize-window -t main -x 120 -y 40
 
 # The mouse: the wheel zooms around the pointer, a click selects.
 send main f

@@ -309,7 +309,8 @@ clamp_add(int64_t origin, int64_t d)
 }
 
 int
-session_window(struct session *s, const char *text, struct analysis_opts *o)
+session_window(struct session *s, const char *option, const char *text,
+    struct analysis_opts *o)
 {
 	char *copy = xstrdup(text), *colon = strchr(copy, ':');
 	int64_t a = 0, b = s->last_ns - s->origin_ns;
@@ -317,7 +318,7 @@ session_window(struct session *s, const char *text, struct analysis_opts *o)
 
 	if (colon == NULL) {
 		snprintf(s->err, sizeof s->err,
-		    "--window needs START:END (e.g. 10ms:25ms), not '%s'", text);
+		    "%s needs START:END (e.g. 10ms:25ms), not '%s'", option, text);
 		free(copy);
 		return -1;
 	}
@@ -328,10 +329,10 @@ session_window(struct session *s, const char *text, struct analysis_opts *o)
 		bad = colon + 1;
 	if (bad != NULL)
 		snprintf(s->err, sizeof s->err,
-		    "--window: '%s' is not a duration with a unit", bad);
+		    "%s: '%s' is not a duration with a unit", option, bad);
 	else if (b <= a)
 		snprintf(s->err, sizeof s->err,
-		    "--window must end after it starts: '%s'", text);
+		    "%s must end after it starts: '%s'", option, text);
 	free(copy);
 	if (bad != NULL || b <= a)
 		return -1;

@@ -94,11 +94,13 @@ void session_align(struct session *s, const struct analysis_opts *o);
 void session_compare_align(struct session *s, const struct analysis_opts *o);
 
 /*
- * --window=START:END: sets o's absolute window from durations relative to
- * the session's origin (END empty: its last event).  Returns 0, or -1 with
- * the usage error in s->err.
+ * --window=START:END (or another option of that form, named by option, as
+ * "--marks"): sets o's absolute window from durations relative to the
+ * session's origin (END empty: its last event).  Returns 0, or -1 with the
+ * usage error in s->err.
  */
-int session_window(struct session *s, const char *text, struct analysis_opts *o);
+int session_window(struct session *s, const char *option, const char *text,
+    struct analysis_opts *o);
 
 /*
  * Analyses every device of every one of traces[0..n) (a trace without GPU

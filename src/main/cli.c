@@ -22,7 +22,8 @@ enum {
 	OPT_PEAK, OPT_WORLD, OPT_RENDER, OPT_WIDTH, OPT_HEIGHT, OPT_COLOR,
 	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
 	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE, OPT_DIFF_TABLE,
-	OPT_BASELINE, OPT_COMM_PATTERN,
+	OPT_BASELINE, OPT_COMM_PATTERN, OPT_PYTHON, OPT_COUNTERS, OPT_MARKS,
+	OPT_SELECT, OPT_PANEL,
 };
 
 /*
@@ -96,6 +97,18 @@ static const struct opt {
 	{ "width", 1, OPT_WIDTH, 14, "--width=N, --height=N", "the --render frame size (120x40)" },
 	{ "height", 1, OPT_HEIGHT, 15, NULL, NULL },
 	{ "cpu", 0, OPT_CPU, 19, "--cpu", "start with the CPU lanes shown" },
+	{ "python", 0, OPT_PYTHON, 35, "--python",
+	  "with the CPU lanes: show with_stack's Python frames (p)" },
+	{ "counters", 0, OPT_COUNTERS, 36, "--counters", "start with the counter lanes shown (C)" },
+	{ "marks", 1, OPT_MARKS, 37, "--marks=START:END",
+	  "start with the marks (< >) set there, as --window:\n"
+	  "the panel measures that range" },
+	{ "select", 1, OPT_SELECT, 38, "--select=REGEX",
+	  "start with the first event matching REGEX selected\n"
+	  "(as / finds it), the focus on its lane" },
+	{ "panel", 1, OPT_PANEL, 39, "--panel=NAME",
+	  "start with the panel window (default), kernels or\n"
+	  "selection (Tab)" },
 	{ "matrix", 0, OPT_MATRIX, 23, "--matrix",
 	  "start with the rank x step matrix (several ranks)" },
 	{ "baseline", 1, OPT_BASELINE, 28, "--baseline=N",
@@ -282,6 +295,10 @@ check_args(int argc, struct cli *c)
 		cli_usage_error("%s", "--diff-steps compares two steps of one trace");
 	if (c->diff_steps && (c->window != NULL || o->window == WINDOW_STEP))
 		cli_usage_error("%s", "--diff-steps sets the windows: no --window or --step");
+	if ((c->marks != NULL || c->select != NULL || c->python || c->counters ||
+	    c->panel != PANEL_WINDOW) &&
+	    (c->mode == MODE_REPORT || c->mode == MODE_DIFF))
+		cli_usage_error("%s", "--marks, --select, --panel, --python and --counters are for the viewer and --render");
 	if (c->mode == MODE_DIFF && c->fmt == REPORT_CSV)
 		cli_usage_error("%s", "--diff writes text or json, not csv");
 }
@@ -313,6 +330,21 @@ cli_parse(struct cli *c, int argc, char **argv)
 		case OPT_DIFF_TABLE: c->difftable = 1; break;
 		case OPT_ASCII: c->ascii = 1; break;
 		case OPT_CPU: c->cpu = 1; break;
+		case OPT_PYTHON: c->python = 1; break;
+		case OPT_COUNTERS: c->counters = 1; break;
+		case OPT_MARKS: c->marks = optarg; break;
+		case OPT_SELECT: c->select = optarg; break;
+		case OPT_PANEL:
+			if (strcmp(optarg, "window") == 0)
+				c->panel = PANEL_WINDOW;
+			else if (strcmp(optarg, "kernels") == 0)
+				c->panel = PANEL_KERNELS;
+			else if (strcmp(optarg, "selection") == 0)
+				c->panel = PANEL_SELECTION;
+			else
+				cli_usage_error("--panel is window, kernels or selection, not '%s'",
+				    optarg);
+			break;
 		case OPT_MATRIX: c->matrix = 1; break;
 		case OPT_REPORTS: c->reports = 1; break;
 		case OPT_RECOMPUTE: o->mfu.recompute = 1; break;

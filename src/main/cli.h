@@ -35,6 +35,11 @@ struct cli {
 	int color;              /* enum style_color */
 	int ascii;
 	int cpu;
+	int python;             /* --python: the CPU lanes' Python frames shown */
+	int counters;           /* --counters: the counter lanes shown */
+	const char *marks;      /* --marks=START:END, as --window */
+	const char *select;     /* --select=REGEX: the first match selected */
+	int panel;              /* --panel=NAME: enum view_panel */
 	int matrix;             /* --matrix */
 	int reports;            /* --reports: the inputs are JSON reports */
 	int align;              /* --align=collective */

@@ -52,6 +52,10 @@
 	X(BAD,       1, -1, 1, GRID_MONO_BOLD,      "bad numbers: exposed comm, idle, warnings") \
 	X(HINT,      0,  7, 0, GRID_MONO_REVERSE,   "the key hint line") \
 	X(HELP,     -1, -1, 0, GRID_MONO_NORMAL,    "the help overlay") \
+	X(ANNOT,     5, -1, 0, GRID_MONO_NORMAL,    "gpu_user_annotation spans") \
+	X(BAND,      6, -1, 0, GRID_MONO_NORMAL,    "the step and layer bands") \
+	X(MARK,      0,  5, 0, GRID_MONO_REVERSE,   "the range between the marks (< >)") \
+	X(COUNTER,   3, -1, 0, GRID_MONO_NORMAL,    "counter lanes") \
 	GRID_PACKED_ROLES(X)
 
 /*

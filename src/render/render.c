@@ -30,6 +30,7 @@ static const struct glyphs utf8_glyphs = {
 	8, '!',
 	0x2500, 0x2502, 0x250c, 0x2510, 0x2514, 0x2518, /* ─ │ ┌ ┐ └ ┘ */
 	0x258f, 0x00b7, 0x25bc, 0x25b6, 0x2026, 0x2591, /* ▏ · ▼ ▶ … ░ */
+	0x25b8,                                         /* ▸ */
 };
 
 static const struct glyphs ascii_glyphs = {
@@ -39,51 +40,10 @@ static const struct glyphs ascii_glyphs = {
 	9, '!',
 	'-', '|', '+', '+', '+', '+',
 	'|', '.', 'v', '>', '~', '*',
+	'*',
 };
 
 /* ---- lanes ------------------------------------------------------------- */
-
-/*
- * Activity sub-rows of a GPU track: 1 + the deepest activity's row.  track
- * rows also count nested GPU annotations, so a track with rows > 1 is
- * scanned, O(n), until a row that deep is found: only streams with
- * overlapping kernels or nested annotations pay it, in render_layout().
- */
-static int
-gpu_rows(const struct trace *t, const struct track *tr)
-{
-	int rows = 1;
-
-	if (tr->rows <= 1)
-		return 1;
-	for (uint32_t i = 0; i < tr->count && rows < tr->rows; i++) {
-		const struct event *e = &t->events[tr->first + i];
-
-		if ((e->flags & EVF_ACTIVITY) && e->depth + 1 > rows)
-			rows = e->depth + 1;
-	}
-	return rows;
-}
-
-/* 1 if a CPU track gets lanes: a thread with slices (not a lone marker). */
-static int
-cpu_track_shown(const struct track *tr)
-{
-	return tr->kind == TRACK_CPU && tr->count >= 2 && tr->busy.n > 0 &&
-	    tr->rows > 0;
-}
-
-static void
-push_lane(struct row_info **v, size_t *n, size_t *cap, enum row_kind kind,
-    int a, uint32_t track, int depth)
-{
-	xgrow(v, cap, *n + 1, sizeof **v);
-	(*v)[*n].kind = kind;
-	(*v)[*n].analysis = a;
-	(*v)[*n].track = track;
-	(*v)[*n].depth = depth;
-	(*n)++;
-}
 
 /* The mode shown if it has lanes, else the first under it that has. */
 static enum view_mode
@@ -94,124 +54,6 @@ lanes_mode(const struct view *v)
 	for (int i = v->nunder; !render_modes[m].lanes && i > 0; )
 		m = v->under[--i];
 	return m;
-}
-
-/* Sorts participants by the time the others waited for them (W). */
-static const struct crossrank *sort_x;
-
-static int
-waited_cmp(const void *pa, const void *pb)
-{
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int64_t la = sort_x->parts[a].lost_ns, lb = sort_x->parts[b].lost_ns;
-
-	if (la != lb)
-		return la > lb ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
-size_t *
-render_rank_order(const struct view *v, size_t n)
-{
-	size_t *o = xcalloc(n ? n : 1, sizeof *o);
-
-	for (size_t i = 0; i < n; i++)
-		o[i] = i;
-	if (v->sort_waited && v->xr != NULL && v->xr->nparts >= n && n > 1) {
-		sort_x = v->xr;         /* the renderer runs on one thread */
-		qsort(o, n, sizeof *o, waited_cmp);
-		sort_x = NULL;
-	}
-	return o;
-}
-
-/*
- * Lists every lane row of v, top to bottom, into *out; returns how many.
- * pack = g >= 1 (the overview only) puts two groups of g ranks a row
- * (depth g, analysis the first position in render_rank_order(), track the
- * number of positions the row covers); a lone last rank of g = 1 keeps a
- * row of its own.
- */
-static size_t
-build_lanes(const struct view *v, struct row_info **out, int pack)
-{
-	struct row_info *rows = NULL;
-	size_t n = 0, cap = 0;
-	struct view_baseline bl;
-	enum view_mode mode = lanes_mode(v);
-
-	if (mode == VIEW_MODE_MATRIX && v->xr != NULL && v->mx != NULL) {
-		size_t *ord = render_rank_order(v, v->xr->nparts);
-
-		for (size_t p = 0; p < v->xr->nparts; p++)
-			push_lane(&rows, &n, &cap, ROW_MATRIX, (int)ord[p], UINT32_MAX, 0);
-		free(ord);
-		*out = rows;
-		return n;
-	}
-	if (mode == VIEW_MODE_OVERVIEW) {
-		/* a row per rank (or two: the second in track): its bubble lane */
-		size_t *ord = render_rank_order(v, v->nan);
-
-		for (size_t k = 0; k < v->nan; ) {
-			size_t per = 2 * (size_t)(pack > 0 ? pack : 1);
-			size_t left = v->nan - k, cover = left < per ? left : per;
-
-			if (pack == 0 || (pack == 1 && cover == 1)) {
-				/* a rank of its own: the analysis itself */
-				push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)ord[k],
-				    UINT32_MAX, 0);
-				k++;
-				continue;
-			}
-			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)k,
-			    (uint32_t)cover, pack);
-			k += cover;
-		}
-		free(ord);
-		*out = rows;
-		return n;
-	}
-	for (size_t i = 0; i < v->nan; i++) {
-		const struct analysis *an = &v->an[i];
-		const struct trace *t = an->t;
-
-		push_lane(&rows, &n, &cap, ROW_RANK, (int)i, UINT32_MAX, 0);
-		if (an->device >= 0) {
-			for (size_t k = 0; k < an->dev.ntracks; k++) {
-				uint32_t ti = an->dev.tracks[k];
-				int nr = gpu_rows(t, &t->tracks[ti]);
-
-				for (int d = 0; d < nr; d++)
-					push_lane(&rows, &n, &cap, ROW_GPU, (int)i, ti, d);
-			}
-			push_lane(&rows, &n, &cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
-			if (view_diag_memory(v, i) != NULL)
-				push_lane(&rows, &n, &cap, ROW_MEMORY, (int)i, UINT32_MAX, 0);
-			if (i == v->rank && view_compare_baseline(v, &bl) && bl.aligned) {
-				const struct metrics *bd = &v->an[bl.rank].dev;
-
-				for (size_t k = 0; k < bd->ntracks; k++)
-					push_lane(&rows, &n, &cap, ROW_BASELINE,
-					    (int)bl.rank, bd->tracks[k], 0);
-			}
-		}
-		if (v->show_cpu && (i == 0 || v->an[i - 1].t != t)) {
-			for (size_t k = 0; k < t->ntracks; k++) {
-				const struct track *tr = &t->tracks[k];
-				int nr;
-
-				if (!cpu_track_shown(tr))
-					continue;
-				nr = tr->rows < CPU_MAX_DEPTH ? tr->rows : CPU_MAX_DEPTH;
-				for (int d = 0; d < nr; d++)
-					push_lane(&rows, &n, &cap, ROW_CPU, (int)i,
-					    (uint32_t)k, d);
-			}
-		}
-	}
-	*out = rows;
-	return n;
 }
 
 static int
@@ -251,21 +93,21 @@ lanes_layout(struct layout *lay, const struct view *v)
 	struct row_info *lanes = NULL;
 	int content, scroll, h = lay->h;
 
-	lay->nlanes = (int)build_lanes(v, &lanes, 0);
+	lay->nlanes = (int)view_lanes(v, &lanes, 0);
 	content = panel_base_rows(h);
 	lay->lanes_y = TOP_ROWS;
 	lay->lanes_h = h - TOP_ROWS - 2 - content;
 	/* more ranks than rows: the overview packs two ranks a row */
 	if (lanes_mode(v) == VIEW_MODE_OVERVIEW && lay->nlanes > lay->lanes_h) {
 		free(lanes);
-		lay->nlanes = (int)build_lanes(v, &lanes, 1);
+		lay->nlanes = (int)view_lanes(v, &lanes, 1);
 		/* still more: groups of g ranks in each half of a row */
 		if (lay->nlanes > lay->lanes_h && lay->lanes_h > 0) {
 			size_t per = 2 * (size_t)lay->lanes_h;
 			int g = (int)((v->nan + per - 1) / per);
 
 			free(lanes);
-			lay->nlanes = (int)build_lanes(v, &lanes, g < 2 ? 2 : g);
+			lay->nlanes = (int)view_lanes(v, &lanes, g < 2 ? 2 : g);
 		}
 	}
 	/* few lanes: the panel follows them, htop-like, blank rows below */
@@ -304,7 +146,7 @@ int
 render_rank_lane(const struct view *v, size_t rank)
 {
 	struct row_info *lanes = NULL;
-	size_t n = build_lanes(v, &lanes, 0);
+	size_t n = view_lanes(v, &lanes, 0);
 	int at = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -449,6 +291,18 @@ draw_lane_area(struct rctx *c)
 		case ROW_CPU:
 			render_draw_cpu_lane(c, y, ri);
 			break;
+		case ROW_ANNOT:
+			render_draw_annot_lane(c, y, ri);
+			break;
+		case ROW_STEP_BAND:
+			render_draw_step_band(c, y, ri);
+			break;
+		case ROW_LAYER_BAND:
+			render_draw_layer_band(c, y, ri);
+			break;
+		case ROW_COUNTER:
+			render_draw_counter_lane(c, y, ri);
+			break;
 		case ROW_MEMORY:
 			render_diag_memory_lane(c->g, y, RENDER_LABEL_W, c->x0, c->ncols, v,
 			    (size_t)ri->analysis, c->ascii);
@@ -456,6 +310,11 @@ draw_lane_area(struct rctx *c)
 		default:
 			break;
 		}
+		if (v->focus.kind == (int)ri->kind && v->focus.analysis == ri->analysis &&
+		    v->focus.track == ri->track && v->focus.depth == ri->depth &&
+		    v->mode == VIEW_MODE_LANES)
+			/* the lane the keyboard is on (Up / Down) */
+			grid_put(c->g, 0, y, c->gl->focus, ROLE_SELECTED);
 	}
 	panel_y = lay->lanes_y + lay->lanes_h;
 	panel_rows = c->g->h - 1 - panel_y - 1;
@@ -512,7 +371,8 @@ render_event_at(const struct layout *lay, const struct view *v, int x, int y,
 	if (y < 0 || y >= lay->h || lay->rows == NULL)
 		return EV_NONE;
 	ri = &lay->rows[y];
-	if ((ri->kind != ROW_GPU && ri->kind != ROW_CPU) || ri->analysis < 0 ||
+	if ((ri->kind != ROW_GPU && ri->kind != ROW_CPU && ri->kind != ROW_ANNOT) ||
+	    ri->analysis < 0 ||
 	    (size_t)ri->analysis >= v->nan)
 		return EV_NONE;
 	ncols = v->cols < lay->time_cols ? v->cols : lay->time_cols;
@@ -529,9 +389,7 @@ render_event_at(const struct layout *lay, const struct view *v, int x, int y,
 	for (size_t i = 0; i < n; i++) {
 		const struct event *ev = &t->events[tr->first + buf[i]];
 
-		if (ev->depth != ri->depth)
-			continue;
-		if (ri->kind == ROW_GPU && !(ev->flags & EVF_ACTIVITY))
+		if (!view_row_has(v, ri, tr->first + buf[i]))
 			continue;
 		if (ev->dur_ns > bestdur) {
 			bestdur = ev->dur_ns;

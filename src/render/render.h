@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "view/view_lanes.h"
+
 struct grid;
 struct view;
 
@@ -50,29 +52,6 @@ struct render_opts {
 	int ascii;              /* ASCII glyphs only */
 	int mono;               /* no colours: glyphs must carry the meaning */
 	const char *title;      /* the files, for the title line */
-};
-
-/* What one screen row shows, for mouse clicks and tests. */
-enum row_kind {
-	ROW_OTHER = 0,          /* title, ruler, panel, hint... */
-	ROW_STEPS,              /* the step strip */
-	ROW_RANK,               /* a (rank, device) header */
-	ROW_GPU,                /* a GPU stream sub-row */
-	ROW_BUBBLE,             /* the bubble lane */
-	ROW_CPU,                /* a CPU thread at one depth */
-	ROW_MATRIX,             /* a participant's row of the rank x step matrix
-	                           (analysis: the participant, see crossrank.h) */
-	ROW_MEMORY,             /* a device's memory lane (M; render_diag.h) */
-	ROW_BASELINE,           /* a GPU stream of the baseline step A (b),
-	                           shifted to start with the step in view
-	                           (view_compare.h); analysis: A's */
-};
-
-struct row_info {
-	enum row_kind kind;
-	int analysis;           /* index into v->an, -1 if none */
-	uint32_t track;         /* ROW_GPU, ROW_CPU */
-	int depth;              /* sub-row or nesting depth */
 };
 
 struct layout {

@@ -37,7 +37,8 @@ render_matrix_hint(const struct rctx *c)
 /* When a hint is worth its room: the state it needs. */
 enum hint_when {
 	H_ALWAYS, H_STEPS, H_LAYERS, H_OUTLIERS, H_GAPS, H_FINDINGS, H_QUERY,
-	H_SELECTED, H_ZOOMED, H_RANKS, H_SKEW, H_DIFF,
+	H_SELECTED, H_ZOOMED, H_RANKS, H_SKEW, H_DIFF, H_LANES, H_EVENT,
+	H_MARKS, H_CPU,
 };
 
 /*
@@ -57,6 +58,10 @@ const struct hint_item render_hints[] = {
 	{ CMD_WORST_LAYER, "x", NULL, "worst", 3, H_LAYERS },
 	{ CMD_NEXT_FINDING, "e", NULL, "findings", 1, H_FINDINGS },
 	{ CMD_ZOOM_SELECTED, "Enter", NULL, "zoom to it", 3, H_SELECTED },
+	{ CMD_NEXT_EVENT, ".", NULL, "event", 2, H_LANES },
+	{ CMD_FOLLOW_LINK, "J", NULL, "launch", 2, H_EVENT },
+	{ CMD_MARK_A, "<", NULL, "mark", 4, H_LANES },
+	{ CMD_CLEAR_MARKS, "Esc", NULL, "unmark", 1, H_MARKS },
 	{ CMD_SEARCH, "/", NULL, "search", 2, H_ALWAYS },
 	{ CMD_NEXT_MATCH, "n/N", NULL, "match", 2, H_QUERY },
 	{ CMD_NEXT_RANK, "r", NULL, "rank", 2, H_RANKS },
@@ -66,6 +71,7 @@ const struct hint_item render_hints[] = {
 	{ CMD_MARK_BASELINE, "b", NULL, "baseline", 5, H_STEPS },
 	{ CMD_TOGGLE_DIFF, "D", NULL, "diff", 2, H_DIFF },
 	{ CMD_TOGGLE_CPU, "c", NULL, "cpu", 3, H_ALWAYS },
+	{ CMD_TOGGLE_PYTHON, "p", NULL, "python", 4, H_CPU },
 	{ CMD_TOGGLE_MEMORY, "M", NULL, "memory", 5, H_ALWAYS },
 	{ CMD_PANEL, "Tab", NULL, "panel", 1, H_ALWAYS },
 	{ CMD_HELP, "?", NULL, "help", 0, H_ALWAYS },
@@ -111,6 +117,14 @@ hint_applies(const struct rctx *c, enum hint_when h)
 		return v->xr != NULL && v->xr->ntop > 0 && !v->compare;
 	case H_DIFF:
 		return v->compare || v->base_step >= 0;
+	case H_LANES:
+		return an != NULL && v->mode == VIEW_MODE_LANES;
+	case H_EVENT:
+		return v->sel == SEL_EVENT;
+	case H_MARKS:
+		return v->marks != 0;
+	case H_CPU:
+		return v->show_cpu;
 	}
 	return 0;
 }

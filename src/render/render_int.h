@@ -45,7 +45,6 @@ struct view;
 #define PANEL_ROWS 6
 #define PANEL_MIN_ROWS 2
 #define PANEL_MAX_ROWS 30
-#define CPU_MAX_DEPTH 6         /* CPU lanes: depths 0 .. 5 */
 #define NAME_MIN_COLS 8         /* a name is written in runs this wide */
 #define COL_SAMPLES 12          /* events looked at per dense column */
 #define TRACK_SAMPLES 256       /* events looked at for a stream's class */
@@ -61,6 +60,7 @@ struct glyphs {
 	uint32_t outlier;       /* an outlier step without colour */
 	uint32_t hrule, vrule, tl, tr, bl, br;
 	uint32_t tick, minor, cursor, current, ellipsis, selected;
+	uint32_t focus;         /* the lane the keyboard is on */
 };
 
 /* The frame being drawn. */
@@ -160,6 +160,10 @@ int render_col_of(const struct rctx *c, int64_t ts_ns);
 void render_draw_baseline_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_annot_lane(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_step_band(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_layer_band(struct rctx *c, int y, const struct row_info *ri);
+void render_draw_counter_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_label(struct rctx *c, int y, enum role role, const char *s);
 void render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri);
@@ -186,12 +190,6 @@ struct hint_item {
 };
 extern const struct hint_item render_hints[];
 extern const size_t render_hints_len;
-/*
- * The order of the n ranks (analyses or participants) in the overview and
- * the matrix: rank order, or with W the most waited for first (crossrank
- * lost_ns).  Malloc'd.
- */
-size_t *render_rank_order(const struct view *v, size_t n);
 void render_draw_hint(struct rctx *c, int y);
 void render_draw_too_small(struct grid *g, int ascii);
 const char *render_matrix_hint(const struct rctx *c);

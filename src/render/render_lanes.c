@@ -115,21 +115,22 @@ track_cands(struct rctx *c, const struct trace *t, uint32_t ti, int col)
 }
 
 /*
- * The longest candidate at depth that covers the instant mid (GPU activity
- * only if want_activity), or EV_NONE.
+ * The longest candidate that row ri holds (view_row_has()) and that covers
+ * the instant mid, or EV_NONE.
  */
 static uint32_t
-mid_event(const struct trace *t, const struct cands *cs, int64_t mid, int depth,
-    int want_activity)
+mid_event(const struct rctx *c, const struct row_info *ri, const struct cands *cs,
+    int64_t mid)
 {
+	const struct trace *t = c->v->an[ri->analysis].t;
 	uint32_t best = EV_NONE;
 	int64_t bd = -1;
 
 	for (int i = 0; i < cs->n; i++) {
 		const struct event *e = &t->events[cs->v[i].ev];
 
-		if (e->depth != depth || e->ts_ns > mid || e->dur_ns <= bd ||
-		    (want_activity && !(e->flags & EVF_ACTIVITY)))
+		if (e->ts_ns > mid || e->dur_ns <= bd ||
+		    !view_row_has(c->v, ri, cs->v[i].ev))
 			continue;
 		if (event_end(e) > mid || (e->dur_ns == 0 && e->ts_ns == mid)) {
 			bd = e->dur_ns;
@@ -252,7 +253,7 @@ draw_names(struct rctx *c, int y, const struct trace *t)
  * (track_cands()): O(k) per column for its k events.
  */
 static void
-draw_matches(struct rctx *c, int y, const struct row_info *ri, int gpu)
+draw_matches(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct trace *t = c->v->an[ri->analysis].t;
 	const uint8_t *set = view_match_names(c->v, t);
@@ -272,8 +273,7 @@ draw_matches(struct rctx *c, int y, const struct row_info *ri, int gpu)
 		for (int i = 0; i < cs->n && !hit; i++) {
 			const struct event *e = &t->events[cs->v[i].ev];
 
-			if (e->depth != ri->depth || (gpu && !(e->flags & EVF_ACTIVITY)) ||
-			    (!gpu && e->ph != 'X'))
+			if (!view_row_has(c->v, ri, cs->v[i].ev))
 				continue;
 			hit = view_name_match(set, e) && event_end(e) >= a &&
 			    e->ts_ns < b;
@@ -294,15 +294,14 @@ draw_selected_event(struct rctx *c, int y, const struct row_info *ri)
 	const struct event *e;
 	int c0, c1;
 
-	if (v->sel != SEL_EVENT || ri->analysis != (int)v->rank ||
-	    ri->kind != ROW_GPU)
+	if (v->sel != SEL_EVENT || ri->analysis < 0 ||
+	    v->an[ri->analysis].t != v->an[v->rank].t)
 		return;
 	t = v->an[v->rank].t;
-	if (v->sel_index < 0 || (size_t)v->sel_index >= t->nevents)
+	if (v->sel_index < 0 || (size_t)v->sel_index >= t->nevents ||
+	    !view_row_has(v, ri, (uint32_t)v->sel_index))
 		return;
 	e = &t->events[v->sel_index];
-	if (e->track != ri->track || e->depth != ri->depth)
-		return;
 	if (event_end(e) <= v->start_ns || e->ts_ns >= v->end_ns)
 		return;
 	c0 = render_col_of(c, e->ts_ns);
@@ -361,7 +360,7 @@ render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		if (d == 0 && (busy = track_busy_ns(tr, a, b)) == 0)
 			continue;
 		cs = track_cands(c, t, ri->track, col);
-		c->ev_mid[col] = mid_event(t, cs, a + (b - a) / 2, d, 1);
+		c->ev_mid[col] = mid_event(c, ri, cs, a + (b - a) / 2);
 		for (int i = 0; i < cs->n; i++) {
 			const struct event *e = &t->events[cs->v[i].ev];
 			double x;
@@ -391,7 +390,7 @@ render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		grid_put(c->g, c->x0 + col, y, c->gl->shade[lvl], render_class_role(cls));
 	}
 	draw_names(c, y, t);
-	draw_matches(c, y, ri, 1);
+	draw_matches(c, y, ri);
 	draw_selected_event(c, y, ri);
 }
 
@@ -500,7 +499,7 @@ draw_group_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct view *v = c->v;
 	size_t k = (size_t)ri->analysis, n = ri->track, g = (size_t)ri->depth;
-	size_t *ord = render_rank_order(v, v->nan);
+	size_t *ord = view_rank_order(v, v->nan);
 	size_t nu = n < g ? n : g, nl = n - nu;
 	int strag = 0, cur = 0;
 	char label[48];
@@ -581,32 +580,59 @@ render_draw_bubble_lane(struct rctx *c, int y, const struct row_info *ri)
 	}
 }
 
-void
-render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
+/*
+ * The label of a CPU thread's lane at depth d: its name and tid on its
+ * first lane, so that two threads of one name differ ("python3 4242"), the
+ * name cut to leave the tid whole; "+d" under it.
+ */
+static void
+cpu_label(const struct trace *t, const struct track *tr, int d, char *out,
+    size_t size)
+{
+	char tbuf[64], tid[24], cut[48];
+	const char *tname = render_thread_label(trace_str(t, tr->name), tbuf, sizeof tbuf);
+	int tw, n = 0;
+	size_t k = 0;
+
+	if (d > 0) {
+		snprintf(out, size, "   +%d", d);
+		return;
+	}
+	if (tr->tid_str != 0)
+		snprintf(tid, sizeof tid, "%s", trace_str(t, tr->tid_str));
+	else
+		snprintf(tid, sizeof tid, "%lld", (long long)tr->tid);
+	if (strstr(tname, tid) != NULL) {
+		/* the default name ("thread 12") holds the tid already */
+		tid[0] = '\0';
+	}
+	tw = LABEL_COLS - 2 - (tid[0] != '\0' ? (int)strlen(tid) + 1 : 0);
+	if (tw < 3)
+		tw = 3;
+	if (render_text_cols(tname) <= tw) {
+		snprintf(out, size, " %s%s%s", tname, tid[0] ? " " : "", tid);
+		return;
+	}
+	/* cut by code points, then the ellipsis */
+	for (const char *q = tname; *q != '\0' && k + 4 < sizeof cut; q++) {
+		if (((unsigned char)*q & 0xc0) != 0x80 && ++n > tw - 1)
+			break;
+		cut[k++] = *q;
+	}
+	cut[k] = '\0';
+	snprintf(out, size, " %s\xe2\x80\xa6%s%s", cut, tid[0] ? " " : "", tid);
+}
+
+/*
+ * A lane of spans: a CPU thread at one (folded) depth, or a stream's
+ * gpu_user_annotation events at one depth.  Each column shades the part of
+ * it the row's events cover; synchronisation calls are marked.
+ */
+static void
+draw_span_lane(struct rctx *c, int y, const struct row_info *ri)
 {
 	const struct trace *t = c->v->an[ri->analysis].t;
 	const struct track *tr = &t->tracks[ri->track];
-	char label[96], tbuf[64];
-	const char *tname = render_thread_label(trace_str(t, tr->name), tbuf, sizeof tbuf);
-	int d = ri->depth;
-	int tw = LABEL_COLS - 3;
-
-	if (render_text_cols(tname) > tw) {
-		/* cut by code points, then the ellipsis */
-		char cut[48];
-		int n = 0;
-		size_t k = 0;
-
-		for (const char *q = tname; *q != '\0' && k + 4 < sizeof cut; q++) {
-			if (((unsigned char)*q & 0xc0) != 0x80 && ++n > tw - 1)
-				break;
-			cut[k++] = *q;
-		}
-		cut[k] = '\0';
-		snprintf(label, sizeof label, " %s\xe2\x80\xa6 %d", cut, d);
-	} else
-		snprintf(label, sizeof label, " %s %d", tname, d);
-	render_draw_label(c, y, ROLE_LABEL, label);
 
 	for (int col = 0; col < c->ncols; col++) {
 		int64_t a = c->col_ns[col], b = c->col_ns[col + 1], busy;
@@ -615,17 +641,15 @@ render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		const struct cands *cs;
 
 		c->ev_mid[col] = EV_NONE;
-		if (b <= a)
-			continue;
-		if (track_busy_ns(tr, a, b) == 0 && d > 0)
+		if (b <= a || (ri->depth > 0 && track_busy_ns(tr, a, b) == 0))
 			continue;
 		cs = track_cands(c, t, ri->track, col);
-		c->ev_mid[col] = mid_event(t, cs, a + (b - a) / 2, d, 0);
+		c->ev_mid[col] = mid_event(c, ri, cs, a + (b - a) / 2);
 		for (int i = 0; i < cs->n; i++) {
 			const struct event *e = &t->events[cs->v[i].ev];
 			int64_t x;
 
-			if (e->depth != d || e->ph != 'X')
+			if (!view_row_has(c->v, ri, cs->v[i].ev))
 				continue;
 			x = clipped(e, a, b);
 			if (x == 0 && !(e->ts_ns >= a && e->ts_ns < b))
@@ -637,17 +661,44 @@ render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
 		}
 		if (!any)
 			continue;
-		if (d == 0)
-			busy = track_busy_ns(tr, a, b);
-		else
-			busy = sum >= (double)(b - a) ? b - a : (int64_t)(sum + 0.5);
+		busy = sum >= (double)(b - a) ? b - a : (int64_t)(sum + 0.5);
 		grid_put(c->g, c->x0 + col, y,
 		    c->gl->shade[busy > 0 ? shade_level(busy, b - a) : 1],
-		    sync ? ROLE_SYNC : ROLE_CPU);
+		    sync ? ROLE_SYNC : ri->kind == ROW_ANNOT ? ROLE_ANNOT : ROLE_CPU);
 	}
 	draw_names(c, y, t);
-	draw_matches(c, y, ri, 0);
+	draw_matches(c, y, ri);
 	draw_selected_event(c, y, ri);
+}
+
+void
+render_draw_cpu_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct trace *t = c->v->an[ri->analysis].t;
+	char label[96];
+
+	cpu_label(t, &t->tracks[ri->track], ri->depth, label, sizeof label);
+	render_draw_label(c, y, ROLE_LABEL, label);
+	draw_span_lane(c, y, ri);
+}
+
+void
+render_draw_annot_lane(struct rctx *c, int y, const struct row_info *ri)
+{
+	const struct trace *t = c->v->an[ri->analysis].t;
+	char label[96], sname[72], nbuf[64];
+	const char *name = render_track_name(t, &t->tracks[ri->track], nbuf, sizeof nbuf);
+
+	if (strncmp(name, "stream ", 7) == 0)
+		snprintf(sname, sizeof sname, "s%s", name + 7);
+	else
+		snprintf(sname, sizeof sname, "%s", name);
+	if (ri->depth == 0)
+		snprintf(label, sizeof label, " annot %s", sname);
+	else
+		snprintf(label, sizeof label, "   annot +%d", ri->depth);
+	render_draw_label(c, y, ROLE_LABEL, label);
+	draw_span_lane(c, y, ri);
 }
 
 /* The window metrics of analysis i (the view's own for the current rank). */

@@ -11,6 +11,7 @@
 #include "analysis/bandwidth.h"
 #include "analysis/crossrank.h"
 #include "analysis/findings.h"
+#include "analysis/launch.h"
 #include "analysis/layers.h"
 #include "analysis/metrics.h"
 #include "analysis/steps.h"
@@ -21,6 +22,7 @@
 #include "render/render_diag.h"
 #include "render/render_int.h"
 #include "view/view.h"
+#include "view/view_lanes.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
 
@@ -106,6 +108,20 @@ selection_summary(struct rctx *c, struct pen *p)
 			render_pen_put(p, ROLE_MATCH, "  /%s: match %llu of %llu",
 			    v->query, (unsigned long long)v->match_k,
 			    (unsigned long long)v->match_n);
+		if (e->flags & EVF_ACTIVITY) {
+			/* the op that launched it, the details one Tab away */
+			struct launch_context lc;
+
+			launch_context(an->t, an->layers, an->nlayers,
+			    (uint32_t)v->sel_index, &lc);
+			if (lc.op != EV_NONE)
+				render_pen_put(p, ROLE_PANEL, ", launched in %s",
+				    render_display_name(an->t, &an->t->events[lc.op],
+				    sbuf, sizeof sbuf));
+		}
+		if (v->panel != PANEL_SELECTION)
+			render_pen_put(p, ROLE_PANEL, "  (%s: its details)",
+			    v->panel == PANEL_WINDOW ? "Tab Tab" : "Tab");
 		return 1;
 	}
 	case SEL_FINDING: {
@@ -123,7 +139,7 @@ selection_summary(struct rctx *c, struct pen *p)
 enum wline {
 	WL_WARNINGS, WL_WHICH, WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU,
 	WL_BANDWIDTH, WL_LEGEND, WL_SEL, WL_STEP_WHY, WL_RANKS, WL_MEMORY,
-	WL_COMPARE, WL_UNLIKE, WL_BASELINE, WL_COUNT
+	WL_COMPARE, WL_UNLIKE, WL_BASELINE, WL_MARKS, WL_COUNTERS, WL_COUNT
 };
 
 /* "+1.2 ms" / "-40 us" / "+0" */
@@ -255,6 +271,41 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		unlike_text(v, ub, sizeof ub);
 		render_pen_put(p, ROLE_BAD, "A and B differ: ");
 		render_pen_put(p, ROLE_PANEL, "%s", ub);
+		break;
+	}
+	case WL_MARKS: {
+		int64_t ma, mb;
+
+		if (!view_marked_range(v, &ma, &mb))
+			break;
+		render_pen_put(p, ROLE_MARK, "marked");
+		render_pen_put(p, ROLE_PANEL, " %s .. %s (", render_fmt_rel(a, sizeof a, v, ma),
+		    render_fmt_rel(b, sizeof b, v, mb));
+		render_pen_dur(p, ROLE_VALUE, mb - ma);
+		render_pen_put(p, ROLE_PANEL, "): the numbers below are the range's, not the window's; Esc clears");
+		break;
+	}
+	case WL_COUNTERS: {
+		const struct analysis *an = view_current(v);
+		const struct trace *t = an->t;
+		const char *sep = "counters at the cursor: ";
+
+		for (size_t k = 0; k < t->ntracks; k++) {
+			const struct track *tr = &t->tracks[k];
+			double x, peak;
+
+			if (tr->kind != TRACK_COUNTER || tr->count == 0)
+				continue;
+			peak = view_counter_peak(v, v->rank, (uint32_t)k);
+			render_pen_put(p, ROLE_PANEL, "%s%s ", sep, tr->tid_str != 0 ?
+			    trace_str(t, tr->tid_str) : trace_str(t, tr->name));
+			if (view_counter_at(v, v->rank, (uint32_t)k, view_cursor_ns(v), &x))
+				render_pen_put(p, ROLE_VALUE, "%.6g", x);
+			else
+				render_pen_put(p, ROLE_PANEL, "-");
+			render_pen_put(p, ROLE_PANEL, " (peak %.6g)", peak);
+			sep = "; ";
+		}
 		break;
 	}
 	case WL_WHICH: {
@@ -648,6 +699,17 @@ draw_findings_rows(struct rctx *c, int x, int y, int w, int nrows)
 	}
 }
 
+static int
+has_counters(const struct view *v)
+{
+	const struct trace *t = view_current(v)->t;
+
+	for (size_t k = 0; k < t->ntracks; k++)
+		if (t->tracks[k].kind == TRACK_COUNTER && t->tracks[k].count > 0)
+			return 1;
+	return 0;
+}
+
 static void
 draw_window_panel(struct rctx *c, int y, int rows)
 {
@@ -660,6 +722,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		{ WL_IDLE, 5 }, { WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 },
 		{ WL_SEL, 1 }, { WL_STEP_WHY, 1 }, { WL_RANKS, 2 }, { WL_MEMORY, 1 },
 		{ WL_COMPARE, 0 }, { WL_UNLIKE, 0 }, { WL_BASELINE, 0 },
+		{ WL_MARKS, 0 }, { WL_COUNTERS, 3 },
 	};
 	enum { N = sizeof lines / sizeof lines[0] };
 	const struct view *v = c->v;
@@ -673,6 +736,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	int w = c->g->w, left = w, row = 0;
 	struct drawn_line dl[N];
 	char ub[256];
+	int64_t ma, mb;
 
 	if (v->nan > 0 && view_current(v)->device < 0) {
 		struct pen p = { c, 1, y, w };
@@ -709,7 +773,9 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		    (l != WL_WHICH || (v->nan > 1 && !v->compare &&
 		    (v->start_ns != view_current(v)->dev.first_ns ||
 		    v->end_ns != view_current(v)->dev.last_ns))) &&
-		    (l != WL_BASELINE || has_base);
+		    (l != WL_BASELINE || has_base) &&
+		    (l != WL_MARKS || view_marked_range(v, &ma, &mb)) &&
+		    (l != WL_COUNTERS || (v->show_counters && has_counters(v)));
 		if (!wanted[i])
 			continue;
 		/* drawn whole once, then wrapped rather than cut */
@@ -753,6 +819,71 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	/* rows still left: the rank's findings, the screen used */
 	if (rows - row >= 3)
 		draw_findings_rows(c, 1, y + row + 1, left - 1, rows - row - 1);
+}
+
+/*
+ * The rows of an event's context (launch.h): for a kernel, the op, module
+ * and layer around its launch call; for a CPU event, those around it and
+ * the kernels it launched with their GPU time.  *r counts the rows used.
+ */
+static void
+event_context_rows(struct rctx *c, struct pen *p, int y, int *r, int rows)
+{
+	const struct view *v = c->v;
+	const struct analysis *an = view_current(v);
+	const struct trace *t = an->t;
+	uint32_t ev = (uint32_t)v->sel_index;
+	const struct event *e = &t->events[ev];
+	struct launch_context lc;
+	struct launched lk;
+	char sbuf[256];
+	int w = c->g->w;
+
+	launch_context(t, an->layers, an->nlayers, ev, &lc);
+	if ((lc.op != EV_NONE || lc.module != EV_NONE || lc.layer >= 0) &&
+	    (p->x = 1, p->y = y + *r, p->x1 = w, (*r)++ < rows)) {
+		render_pen_put(p, ROLE_PANEL, "%s", (e->flags & EVF_ACTIVITY) ?
+		    "launched in " : "inside ");
+		if (lc.op != EV_NONE && lc.op != ev) {
+			render_pen_put(p, ROLE_PANEL, "op ");
+			render_pen_put(p, ROLE_VALUE, "%s", render_display_name(t,
+			    &t->events[lc.op], sbuf, sizeof sbuf));
+			render_pen_put(p, ROLE_PANEL, "  ");
+		}
+		if (lc.module != EV_NONE) {
+			render_pen_put(p, ROLE_PANEL, "module ");
+			render_pen_put(p, ROLE_VALUE, "%s", render_display_name(t,
+			    &t->events[lc.module], sbuf, sizeof sbuf));
+			render_pen_put(p, ROLE_PANEL, "  ");
+		}
+		if (lc.layer >= 0) {
+			const struct layer *l = &an->layers[lc.layer];
+
+			render_pen_put(p, ROLE_PANEL, "layer ");
+			render_pen_put(p, ROLE_VALUE, "%s %s", trace_str(t, l->name),
+			    layers_phase_name(l->phase));
+			if (l->step >= 0)
+				render_pen_put(p, ROLE_PANEL, " (step %lld)", (long long)l->step);
+		}
+	}
+	if (e->flags & EVF_ACTIVITY)
+		return;
+	launch_kernels(t, ev, &lk);
+	if (lk.kernels > 0 && (p->x = 1, p->y = y + *r, p->x1 = w, (*r)++ < rows)) {
+		render_pen_put(p, ROLE_PANEL, "launched %llu kernel%s%s, GPU time ",
+		    (unsigned long long)lk.kernels, lk.kernels == 1 ? "" : "s",
+		    lk.partial ? " (counted in part)" : "");
+		render_pen_dur(p, ROLE_VALUE, lk.gpu_ns);
+		for (int i = 0; i < LAUNCH_TOP && lk.top[i] != EV_NONE; i++) {
+			render_pen_put(p, ROLE_PANEL, i == 0 ? ": " : ", ");
+			render_pen_put(p, ROLE_PANEL, "%s ", render_display_name(t,
+			    &t->events[lk.top[i]], sbuf, sizeof sbuf));
+			render_pen_dur(p, ROLE_VALUE, t->events[lk.top[i]].dur_ns);
+		}
+		if (lk.kernels > LAUNCH_TOP)
+			render_pen_put(p, ROLE_PANEL, ", ...");
+		render_pen_put(p, ROLE_PANEL, "  (J: the first)");
+	}
 }
 
 /* Prints "label value" pairs for the selection panel. */
@@ -812,6 +943,7 @@ draw_event_details(struct rctx *c, int y, int rows)
 		} else if (e->flags & EVF_SYNC)
 			render_pen_put(&p, ROLE_SYNC, "CUDA synchronisation: the CPU waits for the GPU");
 	}
+	event_context_rows(c, &p, y, &r, rows);
 	if (ea != NULL && ea->comm != EV_NONE && ea->comm < t->ncomms && NEXT_ROW()) {
 		const struct comm_args *cm = &t->comms[ea->comm];
 

@@ -427,6 +427,25 @@ render_draw_ruler(struct rctx *c)
 			}
 		}
 	}
+	/* the marks (< >): each a bar, the range between them shaded */
+	for (int k = 0; k < 2; k++) {
+		int64_t ma, mb;
+		int col;
+
+		if (k == 0 && view_marked_range(v, &ma, &mb) && ma < v->end_ns &&
+		    mb > v->start_ns)
+			for (col = render_col_of(c, ma); col <= render_col_of(c, mb - 1); col++) {
+				struct cell *cl = grid_at(c->g, c->x0 + col, y);
+
+				if (cl != NULL)
+					cl->role = ROLE_MARK;
+			}
+		if (!(v->marks & (1 << k)) || v->mark_ns[k] < v->start_ns ||
+		    v->mark_ns[k] >= v->end_ns)
+			continue;
+		col = render_col_of(c, v->mark_ns[k]);
+		grid_put(c->g, c->x0 + col, y, k == 0 ? '<' : '>', ROLE_MARK);
+	}
 	if (v->cursor >= 0 && v->cursor < c->ncols) {
 		struct cell *cl = grid_at(c->g, c->x0 + v->cursor, y);
 

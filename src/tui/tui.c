@@ -26,6 +26,7 @@
 
 #include "render/grid.h"
 #include "view/keymap.h"
+#include "view/view_select.h"
 #include "render/render.h"
 #include "tui/style.h"
 #include "tui/tui.h"
@@ -317,13 +318,11 @@ click(struct view *v, const struct layout *lay, int x, int y)
 	ev = render_event_at(lay, v, x, y, &a);
 	if (ev == UINT32_MAX || a < 0 || (size_t)a >= v->nan)
 		return change;
-	if ((size_t)a != v->rank) {
-		/* the panel follows the rank whose event was clicked */
-		v->rank = (size_t)a;
+	/* as the keyboard selects: the focus, the rank and the panel follow */
+	change |= view_select_goto(v, (size_t)a, ev);
+	if ((change & VIEW_RECALC) == VIEW_RECALC)
 		view_recalc(v);
-		change |= VIEW_RECALC;
-	}
-	return change | view_select_event(v, ev);
+	return change;
 }
 
 /* Turns a curses key (rc from wget_wch) into a keymap key, 0 for none. */
@@ -335,6 +334,8 @@ translate_key(int rc, wint_t wc)
 			return KEYMAP_ENTER;
 		if (wc == L'\t')
 			return KEYMAP_TAB;
+		if (wc == 27)
+			return KEYMAP_ESC;
 		return (int)wc;
 	}
 	switch (wc) {

@@ -8,7 +8,9 @@
 #include "view/view.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
+#include "view/view_lanes.h"
 #include "view/view_nav.h"
+#include "view/view_select.h"
 
 struct view_mode_ops {
 	const char *name;
@@ -90,8 +92,19 @@ toggle_matrix(struct view *v)
 	return VIEW_REPAINT;
 }
 
+static int do_cmd(struct view *v, enum view_cmd cmd);
+
 int
 view_do(struct view *v, enum view_cmd cmd)
+{
+	int ch = do_cmd(v, cmd);
+
+	view_lanes_prepare(v);
+	return ch;
+}
+
+static int
+do_cmd(struct view *v, enum view_cmd cmd)
 {
 	const struct view_mode_ops *m = &modes[v->mode];
 	int ch;
@@ -128,6 +141,8 @@ view_do(struct view *v, enum view_cmd cmd)
 	case CMD_TOGGLE_DIFF:
 		return view_compare_toggle(v);
 	default:
+		if ((ch = view_select_do(v, cmd)) >= 0)
+			return ch;
 		if ((ch = view_nav_do(v, cmd)) >= 0)
 			return ch;
 		return view_do_common(v, cmd);
@@ -139,6 +154,7 @@ view_recalc(struct view *v)
 {
 	size_t nf;
 
+	view_lanes_prepare(v);
 	view_measure(v);
 	/* the current rank's findings, once: the panel lists them when it has room */
 	if (v->nan > 0 && view_current(v)->device >= 0)
@@ -170,6 +186,7 @@ view_free(struct view *v)
 			modes[m].free(v);
 	view_diag_free(v);
 	view_nav_free(v);
+	view_lanes_free(v);
 	view_release(v);
 }
 

@@ -11,7 +11,7 @@
  * In VIEW_COMMANDS order, one binding per command, so that the ? overlay,
  * `gantty --keys` and the man page's KEYS section list the commands in the
  * order view.h gives them (test_keymap checks both).  keys_text names every
- * key of the binding: Left Right Up Down Enter Tab, "wheel up/down" for the
+ * key of the binding: Left Right Up Down Enter Tab Esc, "click" for mouse button 1, "wheel up/down" for the
  * mouse wheel, PgUp PgDn for the page keys, Ctrl-C for key 3, and characters as themselves.
  */
 const struct binding keymap[] = {
@@ -19,6 +19,10 @@ const struct binding keymap[] = {
 	{ { KEYMAP_RIGHT, 'l', 'd' },           "Right l d",      CMD_PAN_RIGHT },
 	{ { KEYMAP_UP, 'k' },                   "Up k",           CMD_LANE_UP },
 	{ { KEYMAP_DOWN, 'j' },                 "Down j",         CMD_LANE_DOWN },
+	{ { '.' },                              ".",              CMD_NEXT_EVENT },
+	{ { ',' },                              ",",              CMD_PREV_EVENT },
+	{ { 'J' },                              "J",              CMD_FOLLOW_LINK },
+	{ { KEYMAP_CLICK },                     "click",          CMD_CLICK },
 	{ { KEYMAP_PGUP },                      "PgUp",           CMD_PAGE_UP },
 	{ { KEYMAP_PGDN },                      "PgDn",           CMD_PAGE_DOWN },
 	{ { '+', '=', 'w', KEYMAP_WHEEL_UP },   "+ = w wheel up", CMD_ZOOM_IN },
@@ -27,6 +31,9 @@ const struct binding keymap[] = {
 	{ { 'f' },                              "f",              CMD_FIT },
 	{ { 'F' },                              "F",              CMD_FIT_RANK },
 	{ { 'z' },                              "z",              CMD_UNZOOM },
+	{ { '<' },                              "<",              CMD_MARK_A },
+	{ { '>' },                              ">",              CMD_MARK_B },
+	{ { KEYMAP_ESC },                       "Esc",            CMD_CLEAR_MARKS },
 	{ { ']' },                              "]",              CMD_NEXT_STEP },
 	{ { '[' },                              "[",              CMD_PREV_STEP },
 	{ { '}' },                              "}",              CMD_NEXT_LAYER },
@@ -43,6 +50,8 @@ const struct binding keymap[] = {
 	{ { 'r' },                              "r",              CMD_NEXT_RANK },
 	{ { 'R' },                              "R",              CMD_PREV_RANK },
 	{ { 'c' },                              "c",              CMD_TOGGLE_CPU },
+	{ { 'p' },                              "p",              CMD_TOGGLE_PYTHON },
+	{ { 'C' },                              "C",              CMD_TOGGLE_COUNTERS },
 	{ { 'v' },                              "v",              CMD_TOGGLE_OVERVIEW },
 	{ { 'm' },                              "m",              CMD_TOGGLE_MATRIX },
 	{ { 'M' },                              "M",              CMD_TOGGLE_MEMORY },
@@ -56,7 +65,7 @@ const struct binding keymap[] = {
 
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
-/* Linear: 35 bindings, one lookup per key press. */
+/* Linear: 45 bindings, one lookup per key press. */
 int
 keymap_lookup(int key)
 {

@@ -25,6 +25,8 @@ enum {
 	KEYMAP_WHEEL_DOWN,
 	KEYMAP_PGUP,
 	KEYMAP_PGDN,
+	KEYMAP_ESC,
+	KEYMAP_CLICK,                   /* button 1: tui.c runs it with the pointer */
 };
 
 #define KEYMAP_MAX_KEYS 4

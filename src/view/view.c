@@ -444,7 +444,24 @@ ends_upto(const int64_t *ends, size_t n, int64_t a)
 	return lo;
 }
 
-/* The current rank's numbers for the window (m, mfu, top). */
+int
+view_marked_range(const struct view *v, int64_t *a, int64_t *b)
+{
+	int64_t x, y;
+
+	if ((v->marks & 3) != 3)
+		return 0;
+	x = v->mark_ns[0] < v->mark_ns[1] ? v->mark_ns[0] : v->mark_ns[1];
+	y = v->mark_ns[0] < v->mark_ns[1] ? v->mark_ns[1] : v->mark_ns[0];
+	*a = x;
+	*b = y > x ? y : x + 1;
+	return 1;
+}
+
+/*
+ * The current rank's numbers for the window (m, mfu, top), or for the
+ * marked range when both marks are set.
+ */
 static void
 recalc_current(struct view *v)
 {
@@ -452,6 +469,7 @@ recalc_current(struct view *v)
 	const struct analysis *a;
 	struct view_cache *c;
 	struct mfu_opts mo;
+	int64_t ms = v->start_ns, me = v->end_ns;
 
 	memset(&v->m, 0, sizeof v->m);
 	memset(&v->mfu, 0, sizeof v->mfu);
@@ -486,21 +504,22 @@ recalc_current(struct view *v)
 	c = &p->cache[v->rank];
 	if (!c->built)
 		cache_build(c, a);
-	metrics_window(&a->dev, v->start_ns, v->end_ns, &v->m);
-	v->ntop = metrics_top_kernels_indexed(&a->dev, &c->kernels, v->start_ns,
-	    v->end_ns, v->top, METRICS_TOP_K);
+	(void)view_marked_range(v, &ms, &me);
+	metrics_window(&a->dev, ms, me, &v->m);
+	v->ntop = metrics_top_kernels_indexed(&a->dev, &c->kernels, ms, me,
+	    v->top, METRICS_TOP_K);
 	/*
 	 * Activities overlapping [s, e): those starting before e, less those
 	 * ending at or before s (which all start before e).
 	 */
-	v->kernels_in_view = metrics_first_at(&a->dev, v->end_ns) -
-	    ends_upto(c->ends, a->dev.nacts, v->start_ns);
+	v->kernels_in_view = metrics_first_at(&a->dev, me) -
+	    ends_upto(c->ends, a->dev.nacts, ms);
 	mo = p->mfu;
 	if (mo.world_size <= 0)
 		mo.world_size = a->t->world_size > 0 ? a->t->world_size :
 		    p->ranks_loaded;
-	mfu_compute_with(&a->dev, c->flops, a->steps, a->nsteps, &mo,
-	    v->start_ns, v->end_ns, &v->mfu);
+	mfu_compute_with(&a->dev, c->flops, a->steps, a->nsteps, &mo, ms, me,
+	    &v->mfu);
 }
 
 void

@@ -53,8 +53,12 @@
 #define VIEW_COMMANDS(X) \
 	X(PAN_LEFT, "pan left") \
 	X(PAN_RIGHT, "pan right") \
-	X(LANE_UP, "scroll the lanes up") \
-	X(LANE_DOWN, "scroll the lanes down") \
+	X(LANE_UP, "focus the lane above (the lanes scroll with it; overview, matrix: scroll)") \
+	X(LANE_DOWN, "focus the lane below") \
+	X(NEXT_EVENT, "select the event under the cursor in the focused lane, then the next") \
+	X(PREV_EVENT, "select the event under the cursor in the focused lane, then the previous") \
+	X(FOLLOW_LINK, "jump between a kernel and its launch call (an op: its first kernel)") \
+	X(CLICK, "select the event under the pointer; the cursor goes there") \
 	X(PAGE_UP, "scroll a page up (lanes, matrix, diff table)") \
 	X(PAGE_DOWN, "scroll a page down") \
 	X(ZOOM_IN, "zoom in around the cursor") \
@@ -63,6 +67,9 @@
 	X(FIT, "fit everything") \
 	X(FIT_RANK, "fit the current rank's own GPU span: the report's window") \
 	X(UNZOOM, "undo the last zoom") \
+	X(MARK_A, "set mark 1 at the cursor: with both marks the panel measures the range") \
+	X(MARK_B, "set mark 2 at the cursor") \
+	X(CLEAR_MARKS, "clear the marks: the panel measures the window again") \
 	X(NEXT_STEP, "step under the cursor, then the next") \
 	X(PREV_STEP, "step under the cursor, then the previous") \
 	X(NEXT_LAYER, "layer under the cursor, then the next (step: its first)") \
@@ -79,6 +86,8 @@
 	X(NEXT_RANK, "next rank") \
 	X(PREV_RANK, "previous rank") \
 	X(TOGGLE_CPU, "show or hide the CPU lanes") \
+	X(TOGGLE_PYTHON, "show or fold away with_stack's Python frames in the CPU lanes") \
+	X(TOGGLE_COUNTERS, "show or hide the counter lanes (C events)") \
 	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
 	X(TOGGLE_MATRIX, "rank x step matrix: every rank's step times, outliers marked") \
 	X(TOGGLE_MEMORY, "show or hide the memory lanes") \
@@ -134,6 +143,19 @@ struct view_span {
 	int64_t start_ns, end_ns;
 };
 
+/*
+ * The lane the keyboard is on (Up / Down; view_select.h): a lane of
+ * view_lanes.h by its kind (enum row_kind), analysis, track and depth, so
+ * that it stays on its lane when lanes come and go; kind 0 is none.
+ */
+struct view_focus {
+	int kind;
+	int analysis;
+	uint32_t track;
+	int depth;
+};
+
+struct view_lanes;              /* the lanes' per-trace tables: view_lanes.h */
 struct view_priv;               /* view.c's caches: see view_release() */
 struct view_diag;               /* findings and memory: see view_diag.h */
 struct view_compare;                /* the diff table: see view_compare.h */
@@ -201,6 +223,14 @@ struct view {
 	size_t base_rank;
 	struct view_compare *cmp;           /* owned, NULL until first used */
 	struct view_nav *nav;           /* owned, NULL until the first search */
+	struct view_lanes *lanes;       /* owned: what the lanes keep per trace
+	                                   (view_lanes.h), NULL until prepared */
+	int show_python;                /* p: the CPU lanes show with_stack's
+	                                   Python frames (else folded away) */
+	int show_counters;              /* C: the counter lanes */
+	struct view_focus focus;        /* the lane the keyboard is on */
+	int64_t mark_ns[2];             /* < and >: the marks, if set */
+	int marks;                      /* bit k: mark k is set */
 };
 
 /*
@@ -299,10 +329,16 @@ int view_set_cursor(struct view *v, int col);
 /* Selects event ev of the current rank's trace.  Returns VIEW_REPAINT. */
 int view_select_event(struct view *v, uint32_t ev);
 /*
- * Recomputes the current rank's numbers for the window (m, mfu, top,
- * xr_worst).  view_recalc() (command.h) also refreshes the mode shown.
+ * Recomputes the current rank's numbers for the window, or the marked
+ * range (m, mfu, top; xr_worst for the window).  view_recalc() (command.h) also refreshes the mode shown.
  */
 void view_measure(struct view *v);
+/*
+ * The marked range (< and >, view_select.h): returns 1 and sets [*a, *b)
+ * when both marks are set (in either order; never empty), else 0.  With
+ * it, view_measure() measures the range instead of the window.
+ */
+int view_marked_range(const struct view *v, int64_t *a, int64_t *b);
 /* Returns the current analysis. */
 static inline const struct analysis *
 view_current(const struct view *v)

@@ -1,0 +1,35 @@
+/*
+ * view_select — the keyboard's selection: a focus that moves between lanes
+ * (Up / Down, the lanes scrolling to keep it in view), from event to event
+ * within the focused lane (. and ,), the jump between a kernel and its
+ * launch call (J), the two marks that measure a range (< and >, Esc clears
+ * them), and the toggles of the lanes that only this selection needs
+ * (Python frames p, counters C).
+ *
+ * The focus names a lane of view_lanes.h (struct view_focus in view.h): it
+ * stays on its lane while lanes come and go, and when its lane is gone the
+ * next Up / Down starts from the first lane shown.  Moving onto a lane of
+ * another rank makes that rank the current one (the panel follows).  An
+ * event is selected in the focused lane: the one under the cursor first
+ * (navigation never skips it), then the next or previous one; the window
+ * pans to it when it is off screen (zooming out when it is wider).
+ */
+#ifndef GANTTY_VIEW_SELECT_H
+#define GANTTY_VIEW_SELECT_H
+
+#include <stdint.h>
+
+#include "view/view.h"
+
+/*
+ * Runs the commands above (and Up / Down / PgUp / PgDn in the lanes mode);
+ * returns the enum view_change flags, or -1 for a command it does not run.
+ */
+int view_select_do(struct view *v, enum view_cmd cmd);
+/*
+ * Selects event ev of analysis a's trace as the keyboard does: the focus
+ * goes to its lane, the rank becomes a, the window pans to it when it is
+ * off screen and the cursor goes to its start.  Returns the change.
+ */
+int view_select_goto(struct view *v, size_t a, uint32_t ev);
+#endif

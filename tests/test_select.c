@@ -1,0 +1,328 @@
+/*
+ * The keyboard's selection (view_select.h) and the lanes (view_lanes.h):
+ * folded CPU depths against a brute-force nesting of the non-Python
+ * slices, the focus, events walked in a lane, the launch jump, the marks'
+ * numbers against an oracle, and what launched a kernel (launch.h).
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "analysis/launch.h"
+#include "analysis/metrics.h"
+#include "load/load.h"
+#include "model/trace.h"
+#include "view/command.h"
+#include "view/view.h"
+#include "view/view_lanes.h"
+#include "view/view_select.h"
+
+#include "jtrace.h"
+
+#define US 1000LL
+
+struct fix {
+	struct trace t;
+	struct analysis an;
+	struct view v;
+};
+
+static void
+fix_view(struct fix *f, int cols)
+{
+	struct analysis_opts o = j_opts();
+
+	analysis_build(&f->an, &f->t, 0, &o);
+	view_init(&f->v, &f->an, 1, f->t.start_ns, f->t.end_ns, cols);
+	view_recalc(&f->v);
+}
+
+static void
+fix_free(struct fix *f)
+{
+	view_free(&f->v);
+	analysis_free(&f->an);
+	trace_free(&f->t);
+}
+
+/*
+ * Thread 1: with_stack frames around everything.
+ *   [0,1000)   py <module>
+ *     [10,990)   ProfilerStep#1
+ *       [20,400)   py forward
+ *         [30,390)   py nn.Module: Linear_0
+ *           [40,300)   aten::linear (cpu_op)
+ *             [50,60)   py helper
+ *               [52,58)  cudaLaunchKernel -> k0 [100,200)
+ *             [70,80)   cudaLaunchKernel -> k1 [200,260)
+ *       [500,600)  py short      (a frame that ends early...)
+ *         [510,700)  aten::mul   (...overrun by its child: bad nesting)
+ *           [520,521) cudaLaunchKernel -> k2 [700,720)
+ */
+static void
+folded_trace(struct trace *t)
+{
+	j_begin();
+	cpu("python_function", "<module>", 1, 0, 1000);
+	step(1, 10, 990);
+	cpu("python_function", "forward", 1, 20, 380);
+	cpu("python_function", "nn.Module: Linear_0", 1, 30, 360);
+	cpu("cpu_op", "aten::linear", 1, 40, 260);
+	cpu("python_function", "helper", 1, 50, 10);
+	kernel(1, 52, "sm90_k0", 100, 200);
+	kernel(1, 70, "sm90_k1", 200, 260);
+	cpu("python_function", "short", 1, 500, 100);
+	cpu("cpu_op", "aten::mul", 1, 510, 190);
+	kernel(1, 520, "sm90_k2", 700, 720);
+	j_load(t);
+}
+
+/* The event named name (the first). */
+static uint32_t
+named(const struct trace *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nevents; i++)
+		if (strcmp(trace_str(t, t->events[i].name), name) == 0)
+			return i;
+	cr_assert_fail("no event %s", name);
+	return EV_NONE;
+}
+
+/*
+ * The oracle: the number of non-Python 'X' slices of e's thread with a
+ * duration that start at or before e (before it in track order) and end
+ * after its start.
+ */
+static int
+oracle_depth(const struct trace *t, uint32_t ev)
+{
+	const struct event *e = &t->events[ev];
+	const struct track *tr = &t->tracks[e->track];
+	int d = 0;
+
+	for (uint32_t k = tr->first; k < ev; k++) {
+		const struct event *p = &t->events[k];
+
+		if (p->ph == 'X' && p->dur_ns > 0 && event_end(p) > e->ts_ns &&
+		    t->cat_kinds[p->cat] != CAT_PYTHON_FUNCTION)
+			d++;
+	}
+	return d;
+}
+
+Test(lanes, python_frames_fold_away)
+{
+	struct fix f;
+	struct trace *t = &f.t;
+
+	folded_trace(t);
+	fix_view(&f, 100);
+	f.v.show_cpu = 1;
+	view_lanes_prepare(&f.v);
+	for (uint32_t i = 0; i < t->nevents; i++) {
+		const struct event *e = &t->events[i];
+
+		if (t->tracks[e->track].kind != TRACK_CPU || e->ph != 'X')
+			continue;
+		if (t->cat_kinds[e->cat] == CAT_PYTHON_FUNCTION)
+			cr_assert_eq(view_cpu_depth(&f.v, t, i), -1, "%s shown",
+			    trace_str(t, e->name));
+		else
+			cr_assert_eq(view_cpu_depth(&f.v, t, i), oracle_depth(t, i),
+			    "%s: %d, want %d", trace_str(t, e->name),
+			    view_cpu_depth(&f.v, t, i), oracle_depth(t, i));
+	}
+	cr_assert_eq(view_cpu_depth(&f.v, t, named(t, "ProfilerStep#1")), 0);
+	cr_assert_eq(view_cpu_depth(&f.v, t, named(t, "aten::linear")), 1);
+	/* the Python frames shown again (p): the raw nesting */
+	view_do(&f.v, CMD_TOGGLE_PYTHON);
+	cr_assert_eq(view_cpu_depth(&f.v, t, named(t, "aten::linear")),
+	    t->events[named(t, "aten::linear")].depth);
+	cr_assert_eq(view_cpu_depth(&f.v, t, named(t, "helper")),
+	    t->events[named(t, "helper")].depth);
+	fix_free(&f);
+}
+
+Test(lanes, bands_and_cpu_lanes_listed)
+{
+	struct fix f;
+	struct row_info *rows = NULL;
+	size_t n;
+	int cpu = 0, steps = 0;
+
+	folded_trace(&f.t);
+	fix_view(&f, 100);
+	f.v.show_cpu = 1;
+	view_lanes_prepare(&f.v);
+	n = view_lanes(&f.v, &rows, 0);
+	for (size_t i = 0; i < n; i++) {
+		cpu += rows[i].kind == ROW_CPU;
+		steps += rows[i].kind == ROW_STEP_BAND;
+	}
+	/* the window holds folded depths 0 .. 2 (ProfilerStep, ops, launches) */
+	cr_assert_eq(cpu, 3);
+	cr_assert_eq(steps, 1);
+	free(rows);
+	fix_free(&f);
+}
+
+Test(launch, context_and_kernels)
+{
+	struct fix f;
+	struct trace *t;
+	struct launch_context lc;
+	struct launched lk;
+	uint32_t k0, lin;
+
+	folded_trace(&f.t);
+	fix_view(&f, 100);
+	t = &f.t;
+	k0 = named(t, "sm90_k0");
+	lin = named(t, "aten::linear");
+	launch_context(t, f.an.layers, f.an.nlayers, k0, &lc);
+	cr_assert_eq(lc.launch, t->events[k0].link);
+	cr_assert_eq(lc.op, lin);
+	cr_assert_eq(lc.module, named(t, "nn.Module: Linear_0"));
+	launch_kernels(t, lin, &lk);
+	cr_assert_eq(lk.kernels, 2);
+	cr_assert_eq(lk.gpu_ns, 160 * US);
+	cr_assert_eq(lk.top[0], k0);
+	cr_assert_eq(lk.top[1], named(t, "sm90_k1"));
+	cr_assert_eq(lk.top[2], EV_NONE);
+	launch_kernels(t, k0, &lk);
+	cr_assert_eq(lk.kernels, 0);
+	fix_free(&f);
+}
+
+/* Focus on the first GPU lane, then walk its kernels and jump to launches. */
+Test(select, events_in_a_lane_and_the_launch_jump)
+{
+	struct fix f;
+	struct trace *t;
+	uint32_t k0, k1, k2;
+
+	folded_trace(&f.t);
+	fix_view(&f, 100);
+	t = &f.t;
+	k0 = named(t, "sm90_k0");
+	k1 = named(t, "sm90_k1");
+	k2 = named(t, "sm90_k2");
+	view_set_cursor(&f.v, view_ns_col(&f.v, 150 * US));
+	/* no focus yet: . puts it on the GPU lane and takes the kernel under the cursor */
+	view_do(&f.v, CMD_NEXT_EVENT);
+	cr_assert_eq(f.v.focus.kind, ROW_GPU);
+	cr_assert_eq(f.v.sel, SEL_EVENT);
+	cr_assert_eq(f.v.sel_index, (long)k0);
+	view_do(&f.v, CMD_NEXT_EVENT);
+	cr_assert_eq(f.v.sel_index, (long)k1);
+	view_do(&f.v, CMD_NEXT_EVENT);
+	cr_assert_eq(f.v.sel_index, (long)k2);
+	view_do(&f.v, CMD_NEXT_EVENT);
+	cr_assert_eq(f.v.sel_index, (long)k2, "past the last kernel");
+	cr_assert_str_eq(f.v.message, "no next event in this lane");
+	view_do(&f.v, CMD_PREV_EVENT);
+	cr_assert_eq(f.v.sel_index, (long)k1);
+	/* J: to the launch and back */
+	view_do(&f.v, CMD_FOLLOW_LINK);
+	cr_assert_eq(f.v.sel_index, (long)t->events[k1].link);
+	cr_assert_eq(f.v.focus.kind, ROW_CPU, "the focus follows to the CPU lane");
+	view_do(&f.v, CMD_FOLLOW_LINK);
+	cr_assert_eq(f.v.sel_index, (long)k1);
+	cr_assert_eq(f.v.focus.kind, ROW_GPU);
+	/* an op: J goes to the first kernel it launched */
+	view_select_goto(&f.v, 0, named(t, "aten::linear"));
+	view_do(&f.v, CMD_FOLLOW_LINK);
+	cr_assert_eq(f.v.sel_index, (long)k0);
+	fix_free(&f);
+}
+
+Test(select, up_down_move_the_focus_and_scroll)
+{
+	struct fix f;
+	struct row_info *rows = NULL;
+	size_t n;
+
+	folded_trace(&f.t);
+	fix_view(&f, 100);
+	f.v.show_cpu = 1;
+	f.v.page = 2;
+	view_lanes_prepare(&f.v);
+	n = view_lanes(&f.v, &rows, 0);
+	view_do(&f.v, CMD_LANE_DOWN);   /* the first lane */
+	cr_assert_eq(f.v.focus.kind, (int)rows[0].kind);
+	for (size_t i = 1; i < n; i++) {
+		view_do(&f.v, CMD_LANE_DOWN);
+		cr_assert_eq(f.v.focus.kind, (int)rows[i].kind, "lane %zu", i);
+		cr_assert_eq(f.v.focus.depth, rows[i].depth, "lane %zu", i);
+		/* in view: the page of 2 rows holds it */
+		cr_assert(f.v.lane_scroll <= (int)i && (int)i < f.v.lane_scroll + 2);
+	}
+	view_do(&f.v, CMD_LANE_DOWN);
+	cr_assert_str_eq(f.v.message, "the last lane");
+	view_do(&f.v, CMD_LANE_UP);
+	cr_assert_eq(f.v.focus.kind, (int)rows[n - 2].kind);
+	free(rows);
+	fix_free(&f);
+}
+
+/* Busy time of the folded trace's kernels inside [a, b): the oracle. */
+static int64_t
+oracle_busy(int64_t a, int64_t b)
+{
+	static const int64_t k[][2] = { { 100, 200 }, { 200, 260 }, { 700, 720 } };
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		int64_t s = k[i][0] * US > a ? k[i][0] * US : a;
+		int64_t e = k[i][1] * US < b ? k[i][1] * US : b;
+
+		sum += e > s ? e - s : 0;
+	}
+	return sum;
+}
+
+Test(select, marks_measure_their_range)
+{
+	struct fix f;
+	struct window_metrics w, m;
+	int64_t a, b;
+
+	folded_trace(&f.t);
+	fix_view(&f, 97);
+	w = f.v.m;
+	view_set_cursor(&f.v, 60);
+	view_do(&f.v, CMD_MARK_B);      /* either order */
+	cr_assert_eq(f.v.marks, 2);
+	cr_assert_eq(view_marked_range(&f.v, &a, &b), 0);
+	view_set_cursor(&f.v, 11);
+	cr_assert_eq(view_do(&f.v, CMD_MARK_A) & VIEW_RECALC, VIEW_RECALC);
+	view_recalc(&f.v);
+	cr_assert_eq(view_marked_range(&f.v, &a, &b), 1);
+	cr_assert_eq(a, view_col_ns(&f.v, 11));
+	cr_assert_eq(b, view_col_ns(&f.v, 60));
+	cr_assert_eq(f.v.m.start_ns, a);
+	cr_assert_eq(f.v.m.end_ns, b);
+	cr_assert_eq(f.v.m.busy_ns, oracle_busy(a, b), "busy %lld, want %lld",
+	    (long long)f.v.m.busy_ns, (long long)oracle_busy(a, b));
+	cr_assert_eq(f.v.m.idle_ns, (b - a) - oracle_busy(a, b));
+	/* the report's --window of the same range */
+	metrics_window(&f.an.dev, a, b, &m);
+	cr_assert_eq(m.busy_ns, f.v.m.busy_ns);
+	cr_assert_eq(m.compute_ns, f.v.m.compute_ns);
+	cr_assert_eq(m.comm_ns, f.v.m.comm_ns);
+	cr_assert_eq(m.exposed_comm_ns, f.v.m.exposed_comm_ns);
+	cr_assert_eq(m.gap_count, f.v.m.gap_count);
+	cr_assert_eq(m.gap_total_ns, f.v.m.gap_total_ns);
+	/* Esc: the window's numbers again */
+	view_do(&f.v, CMD_CLEAR_MARKS);
+	view_recalc(&f.v);
+	cr_assert_eq(f.v.m.busy_ns, w.busy_ns);
+	cr_assert_eq(f.v.m.start_ns, f.v.start_ns);
+	fix_free(&f);
+}
