@@ -74,23 +74,12 @@ for range in 300ms:330ms 100ms:101ms 0ms:617ms; do
 	LC_ALL=C.UTF-8 "$GANTTY" --render --color=never --width=200 --height=50 \
 	    --marks=$range -q "$example" >"$tmp/marks.txt" || fail "--render --marks=$range"
 	check "--marks=$range: the panel's numbers are --report --window=$range's" \
-	    "$PYTHON3" - "$tmp/win.json" "$tmp/marks.txt" <<'PY'
+	    env PYTHONPATH="$top_srcdir/tests" "$PYTHON3" - "$tmp/win.json" "$tmp/marks.txt" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["ranks"][0]
 text = open(sys.argv[2], encoding="utf-8").read()
 
-def dur(ns):
-    if ns == 0:
-        return "0"
-    for scale, name in ((10**9, "s"), (10**6, "ms"), (10**3, "us")):
-        if ns >= scale:
-            v = ns / scale
-            d = 0 if v >= 1000 else 1 if v >= 100 else 2 if v >= 10 else 3
-            t = "%.*f" % (d, v)
-            if "." in t:
-                t = t.rstrip("0").rstrip(".")
-            return "%s %s" % (t, name)
-    return "%d ns" % ns
+from gfmt import dur
 
 g, gaps = r["gpu"], r["gaps"]
 want = [

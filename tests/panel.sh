@@ -17,25 +17,13 @@ for size in 80x24 120x40 200x50 60x30; do
 	LC_ALL=C.UTF-8 "$GANTTY" --render --width="$w" --height="$h" --color=never \
 	    -q "$example" >"$tmp/frame-$size.txt" || fail "--render at $size"
 	check "$size: the panel's values are whole and equal the JSON report's" \
-	    "$PYTHON3" - "$tmp/report.json" "$tmp/frame-$size.txt" "$w" <<'PY'
+	    env PYTHONPATH="$top_srcdir/tests" "$PYTHON3" - "$tmp/report.json" "$tmp/frame-$size.txt" "$w" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["ranks"][0]
 lines = open(sys.argv[2], encoding="utf-8").read().split("\n")
 width = int(sys.argv[3])
 
-def dur(ns):
-    # gantty's units_format: 4 significant digits, zeros trimmed
-    if ns == 0:
-        return "0"
-    for scale, name in ((10**9, "s"), (10**6, "ms"), (10**3, "us")):
-        if ns >= scale:
-            v = ns / scale
-            d = 0 if v >= 1000 else 1 if v >= 100 else 2 if v >= 10 else 3
-            t = "%.*f" % (d, v)
-            if "." in t:
-                t = t.rstrip("0").rstrip(".")
-            return "%s %s" % (t, name)
-    return "%d ns" % ns
+from gfmt import dur
 
 g, gaps = r["gpu"], r["gaps"]
 want = [

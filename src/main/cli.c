@@ -334,17 +334,21 @@ cli_parse(struct cli *c, int argc, char **argv)
 		case OPT_COUNTERS: c->counters = 1; break;
 		case OPT_MARKS: c->marks = optarg; break;
 		case OPT_SELECT: c->select = optarg; break;
-		case OPT_PANEL:
-			if (strcmp(optarg, "window") == 0)
-				c->panel = PANEL_WINDOW;
-			else if (strcmp(optarg, "kernels") == 0)
-				c->panel = PANEL_KERNELS;
-			else if (strcmp(optarg, "selection") == 0)
-				c->panel = PANEL_SELECTION;
-			else
+		case OPT_PANEL: {
+			static const char *const panels[PANEL_COUNT] = {
+				[PANEL_WINDOW] = "window", [PANEL_KERNELS] = "kernels",
+				[PANEL_SELECTION] = "selection",
+			};
+
+			c->panel = -1;
+			for (int k = 0; k < PANEL_COUNT; k++)
+				if (strcmp(optarg, panels[k]) == 0)
+					c->panel = k;
+			if (c->panel < 0)
 				cli_usage_error("--panel is window, kernels or selection, not '%s'",
 				    optarg);
 			break;
+		}
 		case OPT_MATRIX: c->matrix = 1; break;
 		case OPT_REPORTS: c->reports = 1; break;
 		case OPT_RECOMPUTE: o->mfu.recompute = 1; break;

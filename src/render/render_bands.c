@@ -43,134 +43,160 @@ run_label(struct rctx *c, int y, int c0, int c1, enum role role, const char *lab
 	}
 }
 
-/* The index of the step of an whose GPU extent holds mid, or -1. */
-static long
-step_at(const struct analysis *an, int64_t mid)
+/*
+ * Paints index i into at[] over the columns whose middle lies in [s, e):
+ * where the column holds nothing yet, or (len >= 0) something longer than
+ * len (lens[] keeps each column's).  O(columns painted).
+ */
+static void
+paint(const struct rctx *c, long *at, int64_t *lens, long i, int64_t s,
+    int64_t e, int64_t len)
 {
-	for (size_t i = 0; i < an->nsteps; i++) {
-		int64_t a, b;
+	int col;
 
-		render_step_range(&an->steps[i], &a, &b);
-		if (a <= mid && mid < b)
-			return (long)i;
+	if (e <= s || e <= c->col_ns[0] || s >= c->col_ns[c->ncols])
+		return;
+	col = render_col_of(c, s);
+	for (; col < c->ncols; col++) {
+		int64_t a = c->col_ns[col], b = c->col_ns[col + 1], mid = a + (b - a) / 2;
+
+		if (b <= a || mid < s)
+			continue;
+		if (mid >= e)
+			break;
+		if (at[col] < 0 || (len >= 0 && len < lens[col])) {
+			at[col] = i;
+			lens[col] = len;
+		}
 	}
-	return -1;
+}
+
+/* How a band draws the run of item i: its role, glyph and label. */
+struct band_run {
+	enum role role;
+	uint32_t glyph;
+	char label[96];
+};
+
+/* The columns of a band, each -1 (nothing) until painted; NULL if out of memory. */
+static long *
+band_cols(const struct rctx *c, int64_t **lens)
+{
+	long *at = malloc((size_t)c->ncols * sizeof *at);
+
+	*lens = malloc((size_t)c->ncols * sizeof **lens);
+	if (at == NULL || *lens == NULL) {
+		free(at);
+		free(*lens);
+		return NULL;
+	}
+	for (int col = 0; col < c->ncols; col++)
+		at[col] = -1;
+	return at;
+}
+
+/* Draws the runs of at[] on row y, each as style says; frees at and lens. */
+static void
+band_runs(struct rctx *c, int y, const struct row_info *ri, long *at,
+    int64_t *lens, void (*style)(const struct rctx *, const struct row_info *,
+    long, struct band_run *))
+{
+	for (int col = 0; col < c->ncols; ) {
+		long i = at[col];
+		int end = col + 1;
+
+		while (end < c->ncols && at[end] == i)
+			end++;
+		if (i >= 0) {
+			struct band_run r;
+
+			style(c, ri, i, &r);
+			for (int k = col; k < end; k++)
+				grid_put(c->g, c->x0 + k, y, r.glyph, r.role);
+			run_label(c, y, col, end, r.role, r.label);
+		}
+		col = end;
+	}
+	free(at);
+	free(lens);
+}
+
+/* A step: alternate shades, outliers marked, the selected one highlighted. */
+static void
+step_style(const struct rctx *c, const struct row_info *ri, long s,
+    struct band_run *r)
+{
+	const struct view *v = c->v;
+	const struct step *st = &v->an[ri->analysis].steps[s];
+	int sel = v->sel == SEL_STEP && v->sel_index == s &&
+	    (size_t)ri->analysis == v->rank;
+
+	r->role = sel ? ROLE_SELECTED : st->outlier ? ROLE_OUTLIER : ROLE_BAND;
+	r->glyph = c->gl->shade[(s & 1) ? 2 : 3];
+	snprintf(r->label, sizeof r->label, "#%lld", (long long)st->number);
 }
 
 void
 render_draw_step_band(struct rctx *c, int y, const struct row_info *ri)
 {
-	const struct view *v = c->v;
-	const struct analysis *an = &v->an[ri->analysis];
-	long *at = calloc((size_t)c->ncols, sizeof *at);
+	const struct analysis *an = &c->v->an[ri->analysis];
+	int64_t *lens;
+	long *at = band_cols(c, &lens);
 
 	render_draw_label(c, y, ROLE_LABEL, " steps");
 	if (at == NULL)
 		return;
-	for (int col = 0; col < c->ncols; col++) {
-		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
+	/* steps do not overlap: the first that holds a column keeps it */
+	for (size_t i = 0; i < an->nsteps; i++) {
+		int64_t a, b;
 
-		at[col] = b > a ? step_at(an, a + (b - a) / 2) : -1;
+		render_step_range(&an->steps[i], &a, &b);
+		paint(c, at, lens, (long)i, a, b, -1);
 	}
-	for (int col = 0; col < c->ncols; ) {
-		long s = at[col];
-		int end = col + 1;
-
-		while (end < c->ncols && at[end] == s)
-			end++;
-		if (s >= 0) {
-			const struct step *st = &an->steps[s];
-			int sel = v->sel == SEL_STEP && v->sel_index == s &&
-			    (size_t)ri->analysis == v->rank;
-			enum role role = sel ? ROLE_SELECTED : st->outlier ? ROLE_OUTLIER :
-			    ROLE_BAND;
-			char label[32];
-
-			for (int k = col; k < end; k++)
-				grid_put(c->g, c->x0 + k, y,
-				    c->gl->shade[(s & 1) ? 2 : 3], role);
-			snprintf(label, sizeof label, "#%lld", (long long)st->number);
-			run_label(c, y, col, end, role, label);
-		}
-		col = end;
-	}
-	free(at);
+	band_runs(c, y, ri, at, lens, step_style);
 }
 
-/* The index of the innermost (shortest) layer of an with a GPU extent holding mid, or -1. */
-static long
-layer_at(const struct analysis *an, const long *in, size_t nin, int64_t mid)
+/* A layer: as dense as its exposed share, exposed when some is its own. */
+static void
+layer_style(const struct rctx *c, const struct row_info *ri, long li,
+    struct band_run *r)
 {
-	long best = -1;
-	int64_t bd = 0;
+	const struct view *v = c->v;
+	const struct analysis *an = &v->an[ri->analysis];
+	const struct layer *l = &an->layers[li];
+	int sel = v->sel == SEL_LAYER && v->sel_index == li &&
+	    (size_t)ri->analysis == v->rank;
+	int64_t span = l->gpu_end_ns - l->gpu_start_ns;
+	int lvl = span > 0 ? (int)((l->exposed_comm_ns * 4 + span - 1) / span) : 0;
 
-	for (size_t k = 0; k < nin; k++) {
-		const struct layer *l = &an->layers[in[k]];
-		int64_t d = l->gpu_end_ns - l->gpu_start_ns;
-
-		if (l->gpu_start_ns <= mid && mid < l->gpu_end_ns && (best < 0 || d < bd)) {
-			best = in[k];
-			bd = d;
-		}
-	}
-	return best;
+	lvl = lvl < 1 ? 1 : lvl > 4 ? 4 : lvl;
+	r->role = sel ? ROLE_SELECTED : l->own_exposed_comm_ns > 0 ? ROLE_EXPOSED :
+	    ROLE_BAND;
+	r->glyph = c->gl->shade[lvl];
+	snprintf(r->label, sizeof r->label, "%s%s", trace_str(an->t, l->name),
+	    l->phase == LAYER_FORWARD ? " fwd" :
+	    l->phase == LAYER_BACKWARD ? " bwd" : "");
 }
 
 void
 render_draw_layer_band(struct rctx *c, int y, const struct row_info *ri)
 {
-	const struct view *v = c->v;
-	const struct analysis *an = &v->an[ri->analysis];
-	long *at = calloc((size_t)c->ncols, sizeof *at);
-	long *in = calloc(an->nlayers ? an->nlayers : 1, sizeof *in);
-	size_t nin = 0;
+	const struct analysis *an = &c->v->an[ri->analysis];
+	int64_t *lens;
+	long *at = band_cols(c, &lens);
 
 	render_draw_label(c, y, ROLE_LABEL, " layers");
-	if (at == NULL || in == NULL) {
-		free(at);
-		free(in);
+	if (at == NULL)
 		return;
-	}
-	/* the layers in the window, once: each column looks among them */
+	/* each layer paints its columns; the innermost (shortest) wins a column */
 	for (size_t i = 0; i < an->nlayers; i++) {
 		const struct layer *l = &an->layers[i];
 
-		if (l->has_gpu && l->gpu_end_ns > v->start_ns && l->gpu_start_ns < v->end_ns)
-			in[nin++] = (long)i;
+		if (l->has_gpu)
+			paint(c, at, lens, (long)i, l->gpu_start_ns, l->gpu_end_ns,
+			    l->gpu_end_ns - l->gpu_start_ns);
 	}
-	for (int col = 0; col < c->ncols; col++) {
-		int64_t a = c->col_ns[col], b = c->col_ns[col + 1];
-
-		at[col] = b > a && nin > 0 ? layer_at(an, in, nin, a + (b - a) / 2) : -1;
-	}
-	for (int col = 0; col < c->ncols; ) {
-		long li = at[col];
-		int end = col + 1;
-
-		while (end < c->ncols && at[end] == li)
-			end++;
-		if (li >= 0) {
-			const struct layer *l = &an->layers[li];
-			int sel = v->sel == SEL_LAYER && v->sel_index == li &&
-			    (size_t)ri->analysis == v->rank;
-			int64_t span = l->gpu_end_ns - l->gpu_start_ns;
-			int lvl = span > 0 ? (int)((l->exposed_comm_ns * 4 + span - 1) / span) : 0;
-			enum role role = sel ? ROLE_SELECTED :
-			    l->own_exposed_comm_ns > 0 ? ROLE_EXPOSED : ROLE_BAND;
-			char label[96];
-
-			lvl = lvl < 1 ? 1 : lvl > 4 ? 4 : lvl;
-			for (int k = col; k < end; k++)
-				grid_put(c->g, c->x0 + k, y, c->gl->shade[lvl], role);
-			snprintf(label, sizeof label, "%s%s", trace_str(an->t, l->name),
-			    l->phase == LAYER_FORWARD ? " fwd" :
-			    l->phase == LAYER_BACKWARD ? " bwd" : "");
-			run_label(c, y, col, end, role, label);
-		}
-		col = end;
-	}
-	free(at);
-	free(in);
+	band_runs(c, y, ri, at, lens, layer_style);
 }
 
 void

@@ -436,7 +436,7 @@ overview_lanes(const struct view *v, struct row_info **rows, size_t *n,
 	free(ord);
 }
 
-/* A device's lanes: header, streams, annotations, bands, bubbles, memory, baseline. */
+/* A device's lanes: header, streams, bubbles, bands, annotations, memory, baseline. */
 static void
 device_lanes(const struct view *v, size_t i, struct row_info **rows, size_t *n,
     size_t *cap)
@@ -454,6 +454,11 @@ device_lanes(const struct view *v, size_t i, struct row_info **rows, size_t *n,
 		for (int d = 0; d < nr; d++)
 			push_lane(rows, n, cap, ROW_GPU, (int)i, ti, d);
 	}
+	push_lane(rows, n, cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
+	if (an->nsteps > 0)
+		push_lane(rows, n, cap, ROW_STEP_BAND, (int)i, UINT32_MAX, 0);
+	if (an->nlayers > 0)
+		push_lane(rows, n, cap, ROW_LAYER_BAND, (int)i, UINT32_MAX, 0);
 	for (size_t k = 0; k < an->dev.ntracks; k++) {
 		uint32_t ti = an->dev.tracks[k];
 		int nr = gpu_track_rows(v, i, ti, ROW_ANNOT);
@@ -461,11 +466,6 @@ device_lanes(const struct view *v, size_t i, struct row_info **rows, size_t *n,
 		for (int d = 0; d < nr; d++)
 			push_lane(rows, n, cap, ROW_ANNOT, (int)i, ti, d);
 	}
-	if (an->nsteps > 0)
-		push_lane(rows, n, cap, ROW_STEP_BAND, (int)i, UINT32_MAX, 0);
-	if (an->nlayers > 0)
-		push_lane(rows, n, cap, ROW_LAYER_BAND, (int)i, UINT32_MAX, 0);
-	push_lane(rows, n, cap, ROW_BUBBLE, (int)i, UINT32_MAX, 0);
 	if (view_diag_memory(v, i) != NULL)
 		push_lane(rows, n, cap, ROW_MEMORY, (int)i, UINT32_MAX, 0);
 	if (i == v->rank && view_compare_baseline(v, &bl) && bl.aligned) {

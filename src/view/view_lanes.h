@@ -4,10 +4,10 @@
  * the keyboard focus (Up / Down) moves over, with no drawing.
  *
  * Per (rank, device), in this order: a header; each GPU stream with
- * activity, one lane per sub-row in use; a lane per nesting depth of the
- * device's gpu_user_annotation events, per stream that has them; the step
- * band and the layer band (the steps' and layers' GPU extents, when there
- * are steps or layers); the bubble lane; the memory lane (M); the baseline
+ * activity, one lane per sub-row in use; the bubble lane; the step band and
+ * the layer band (the steps' and layers' GPU extents, when there are steps
+ * or layers); a lane per nesting depth of the device's gpu_user_annotation
+ * events, per stream that has them; the memory lane (M); the baseline
  * step's streams (b).  With the CPU lanes on (c), each thread of a trace
  * after its first device's lanes: one lane per depth present in the window
  * (the thread's deepest when more than VIEW_LANES_SCAN of its events lie in
