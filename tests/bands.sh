@@ -123,4 +123,6 @@ LC_ALL=C.UTF-8 "$GANTTY" --render --color=never --width=160 --height=40 \
     fail "--select of an op"
 check "an op's details: the kernels it launched and their GPU time" \
     grep -qE 'launched [0-9]+ kernels?, GPU time [0-9.]+ [mun]?s: sm90_xmma_gemm' "$tmp/sel3.txt"
+check "an op's details: its args as the trace has them (Input Dims)" \
+    grep -qE '^ Input Dims  \[\[4096,4096\],\[4096,[0-9]+\]\]' "$tmp/sel3.txt"
 finish

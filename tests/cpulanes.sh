@@ -5,8 +5,8 @@
 # DLRM traces, each thread labelled with its tid; p shows the frames again.
 # Then in tmux, as a user does it: c shows the lanes; on the HTA
 # negative-queue trace, /aten::mm selects an op, Tab Tab shows the kernels
-# it launched, J lands on its kernel (the op that launched it named) and J
-# again on the launch call.
+# it launched and its Input Dims, J lands on its kernel (the op that
+# launched it named) and J again on the launch call.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 need_corpus
@@ -78,9 +78,13 @@ wait_for negq "selected aten::mm" "/^aten::mm\$ selects the op"
 send negq Tab Tab
 wait_for negq "GPU time" "Tab Tab: the op's details list the kernels it launched"
 check "... with their names" grep -qE 'launched [0-9]+ kernels?, GPU time .*: ampere_sgemm' "$tmp/screen"
+wait_for negq "Input Dims" "... and its args as the trace has them: Input Dims"
+check "... the dims themselves" grep -qE '^ Input Dims  \[\[[0-9]+,[0-9]+\],\[[0-9]+,[0-9]+\]\]' "$tmp/screen"
 send negq J
 wait_for negq "launched by cudaLaunchKernel" "J: on the first kernel the op launched"
 check "... which names the op that launched it" grep -qE '^ launched in op aten::' "$tmp/screen"
+wait_for negq " grid  [" "... and shows the kernel's args: its grid"
+check "... and its block" grep -qE '^ block  \[[0-9]+,[0-9]+,[0-9]+\]' "$tmp/screen"
 send negq J
 wait_for negq "launches " "J again: on the launch call"
 check "... cudaLaunchKernel selected, naming its kernel and the op around it" sh -c "

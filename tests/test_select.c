@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "analysis/analysis.h"
 #include "analysis/launch.h"
 #include "analysis/metrics.h"
 #include "load/load.h"
+#include "load/source.h"
 #include "model/trace.h"
 #include "view/command.h"
 #include "view/view.h"
@@ -325,4 +327,107 @@ Test(select, marks_measure_their_range)
 	cr_assert_eq(f.v.m.busy_ns, w.busy_ns);
 	cr_assert_eq(f.v.m.start_ns, f.v.start_ns);
 	fix_free(&f);
+}
+
+/* ---- the args read back from the file (load/source.h) ---- */
+
+static const char args_trace[] =
+    "{\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 10.5, \"dur\": 5, \"args\": {\"Input Dims\": [[4, 8], [8, 2]],"
+    " \"Input type\": [\"float\", \"float\"], \"nested\": {\"a}\": \"]{\"}}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 20.5, \"dur\": 5, \"args\": {\"Input Dims\": [[1, 1], [1, 1]]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"quo\\\"te\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 30, \"dur\": 1},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 40, \"dur\": 2, \"args\": {\"grid\": [22, 64, 1], \"device\": 0}}\n"
+    "], \"deviceProperties\": [{\"id\": 0, \"name\": \"x\"}]}\n";
+
+/* Writes args_trace to path, gzip'd when gz. */
+static void
+write_args_trace(const char *path, int gz)
+{
+	if (gz) {
+		gzFile f = gzopen(path, "wb");
+
+		cr_assert_not_null(f);
+		cr_assert_eq(gzwrite(f, args_trace, sizeof args_trace - 1),
+		    (int)(sizeof args_trace - 1));
+		gzclose(f);
+	} else {
+		FILE *f = fopen(path, "w");
+
+		cr_assert_not_null(f);
+		fputs(args_trace, f);
+		fclose(f);
+	}
+}
+
+/* The value of arg key in a, or NULL. */
+static const char *
+arg_of(const struct source_args *a, const char *key)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].key, key) == 0)
+			return a->v[i].value;
+	return NULL;
+}
+
+static void
+check_args_file(int gz)
+{
+	char path[] = "/tmp/gantty-args-XXXXXX";
+	struct trace t;
+	struct load_error err;
+	struct source_args a;
+	uint32_t first = EV_NONE, second = EV_NONE, quote, k;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	write_args_trace(path, gz);
+	cr_assert_eq(load_trace(&t, path, NULL, &err), 0, "%s", err.msg);
+	for (uint32_t i = 0; i < t.nevents; i++)
+		if (strcmp(trace_str(&t, t.events[i].name), "aten::mm") == 0) {
+			if (t.events[i].ts_ns == 10500)
+				first = i;
+			else
+				second = i;
+		}
+	quote = named(&t, "quo\"te");
+	k = named(&t, "k");
+	/* the first of two same-named ops: told apart by their ts */
+	cr_assert_eq(source_read_args(&t, first, &a), 1, "%s", a.msg);
+	cr_assert_eq(a.n, 3);
+	cr_assert_str_eq(arg_of(&a, "Input Dims"), "[[4,8],[8,2]]");
+	cr_assert_str_eq(arg_of(&a, "Input type"), "[\"float\",\"float\"]");
+	cr_assert_str_eq(arg_of(&a, "nested"), "{\"a}\":\"]{\"}");
+	source_args_free(&a);
+	cr_assert_eq(source_read_args(&t, second, &a), 1);
+	cr_assert_str_eq(arg_of(&a, "Input Dims"), "[[1,1],[1,1]]");
+	source_args_free(&a);
+	/* an escaped name, no args */
+	cr_assert_eq(source_read_args(&t, quote, &a), 1, "%s", a.msg);
+	cr_assert_eq(a.n, 0);
+	source_args_free(&a);
+	cr_assert_eq(source_read_args(&t, k, &a), 1);
+	cr_assert_str_eq(arg_of(&a, "grid"), "[22,64,1]");
+	source_args_free(&a);
+	/* the file gone: said, not guessed */
+	unlink(path);
+	cr_assert_eq(source_read_args(&t, k, &a), 0);
+	cr_assert(strstr(a.msg, "cannot open") != NULL, "%s", a.msg);
+	source_args_free(&a);
+	trace_free(&t);
+}
+
+Test(args, read_back_from_a_plain_file)
+{
+	check_args_file(0);
+}
+
+Test(args, read_back_from_a_gzip_file)
+{
+	check_args_file(1);
 }

@@ -23,6 +23,8 @@
 #include "render/render_int.h"
 #include "view/view.h"
 #include "view/view_lanes.h"
+#include "view/view_select.h"
+#include "load/source.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
 
@@ -886,6 +888,47 @@ event_context_rows(struct rctx *c, struct pen *p, int y, int *r, int rows)
 	}
 }
 
+/*
+ * The event's args as its file has them (view_event_args()), one a row,
+ * each cut to the panel's width; when rows run out, the last row says how
+ * many are left.  *r counts the rows used.
+ */
+static void
+event_args_rows(struct rctx *c, int y, int *r, int rows)
+{
+	const struct source_args *sa = view_event_args(c->v);
+	int w = c->g->w;
+
+	if (*r >= rows)
+		return;
+	if (sa == NULL) {
+		render_put_fit(c, 1, y + (*r)++, w - 2, ROLE_PANEL,
+		    "args: being read from the file");
+		return;
+	}
+	if (!sa->found) {
+		render_put_fit(c, 1, y + (*r)++, w - 2, ROLE_PANEL, sa->msg);
+		return;
+	}
+	if (sa->n == 0) {
+		render_put_fit(c, 1, y + (*r)++, w - 2, ROLE_PANEL, "args: none in the trace");
+		return;
+	}
+	for (size_t i = 0; i < sa->n && *r < rows; i++) {
+		struct pen p = { c, 1, y + *r, w - 1 };
+
+		if (*r == rows - 1 && i + 1 < sa->n) {
+			render_pen_put(&p, ROLE_PANEL, "(%zu more args: a taller terminal shows them)",
+			    sa->n - i);
+			(*r)++;
+			return;
+		}
+		render_pen_put(&p, ROLE_LABEL, "%s", sa->v[i].key);
+		render_pen_put(&p, ROLE_PANEL, "  %s", sa->v[i].value);
+		(*r)++;
+	}
+}
+
 /* Prints "label value" pairs for the selection panel. */
 static void
 draw_event_details(struct rctx *c, int y, int rows)
@@ -982,6 +1025,7 @@ draw_event_details(struct rctx *c, int y, int rows)
 				    bw.expected_gbps);
 		}
 	}
+	event_args_rows(c, y, &r, rows);
 #undef NEXT_ROW
 }
 

@@ -392,6 +392,8 @@ tui_run(struct view *v, const struct render_opts *ropts, int color_mode)
 		if (dirty) {
 			int w = COLS > 0 ? COLS : 0, h = LINES > 0 ? LINES : 0;
 
+			/* the selected event's args, read before drawing */
+			view_select_refresh(v);
 			render_layout_free(&lay);
 			render_layout(&lay, v, w, h);
 			if (lay.time_cols >= 1 && lay.time_cols != v->cols)

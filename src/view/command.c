@@ -100,6 +100,7 @@ view_do(struct view *v, enum view_cmd cmd)
 	int ch = do_cmd(v, cmd);
 
 	view_lanes_prepare(v);
+	view_select_refresh(v);
 	return ch;
 }
 
@@ -155,6 +156,7 @@ view_recalc(struct view *v)
 	size_t nf;
 
 	view_lanes_prepare(v);
+	view_select_refresh(v);
 	view_measure(v);
 	/* the current rank's findings, once: the panel lists them when it has room */
 	if (v->nan > 0 && view_current(v)->device >= 0)
@@ -187,6 +189,7 @@ view_free(struct view *v)
 	view_diag_free(v);
 	view_nav_free(v);
 	view_lanes_free(v);
+	view_select_free(v);
 	view_release(v);
 }
 

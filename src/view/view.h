@@ -156,6 +156,7 @@ struct view_focus {
 };
 
 struct view_lanes;              /* the lanes' per-trace tables: view_lanes.h */
+struct source_args;             /* an event's args from its file: load/source.h */
 struct view_priv;               /* view.c's caches: see view_release() */
 struct view_diag;               /* findings and memory: see view_diag.h */
 struct view_compare;                /* the diff table: see view_compare.h */
@@ -231,6 +232,11 @@ struct view {
 	struct view_focus focus;        /* the lane the keyboard is on */
 	int64_t mark_ns[2];             /* < and >: the marks, if set */
 	int marks;                      /* bit k: mark k is set */
+	struct source_args *args;       /* owned: the args of the event
+	                                   args_ev of args_t, read back from
+	                                   its file (view_select.h), or NULL */
+	const struct trace *args_t;
+	long args_ev;
 };
 
 /*

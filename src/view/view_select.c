@@ -8,6 +8,8 @@
 
 #include "analysis/analysis.h"
 #include "base/units.h"
+#include "base/xalloc.h"
+#include "load/source.h"
 #include "model/itree.h"
 #include "model/trace.h"
 #include "view/view_lanes.h"
@@ -360,4 +362,43 @@ view_select_do(struct view *v, enum view_cmd cmd)
 	default:
 		return -1;
 	}
+}
+
+void
+view_select_refresh(struct view *v)
+{
+	const struct trace *t;
+
+	if (v->nan == 0 || v->sel != SEL_EVENT || v->panel != PANEL_SELECTION)
+		return;
+	t = view_current(v)->t;
+	if (v->sel_index < 0 || (size_t)v->sel_index >= t->nevents ||
+	    (v->args != NULL && v->args_t == t && v->args_ev == v->sel_index))
+		return;
+	view_select_free(v);
+	v->args = xcalloc(1, sizeof *v->args);
+	source_read_args(t, (uint32_t)v->sel_index, v->args);
+	v->args_t = t;
+	v->args_ev = v->sel_index;
+}
+
+const struct source_args *
+view_event_args(const struct view *v)
+{
+	if (v->args == NULL || v->nan == 0 || v->sel != SEL_EVENT ||
+	    v->args_t != view_current(v)->t || v->args_ev != v->sel_index)
+		return NULL;
+	return v->args;
+}
+
+void
+view_select_free(struct view *v)
+{
+	if (v->args != NULL) {
+		source_args_free(v->args);
+		free(v->args);
+		v->args = NULL;
+	}
+	v->args_t = NULL;
+	v->args_ev = -1;
 }

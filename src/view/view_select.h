@@ -32,4 +32,16 @@ int view_select_do(struct view *v, enum view_cmd cmd);
  * off screen and the cursor goes to its start.  Returns the change.
  */
 int view_select_goto(struct view *v, size_t a, uint32_t ev);
+/*
+ * With an event selected and the selection panel shown, reads its args
+ * back from its file (load/source.h) unless they are read already: the
+ * commands call it, so that drawing never reads a file.  O(file) once per
+ * event shown.
+ */
+void view_select_refresh(struct view *v);
+/* The selected event's args as last read (NULL: not read, or another event). */
+const struct source_args *view_event_args(const struct view *v);
+/* Frees what view_select_refresh() read (view_free() calls it). */
+void view_select_free(struct view *v);
+
 #endif

@@ -1,0 +1,176 @@
+/* source — an event's arguments read back from its file; see source.h. */
+#include "config.h"
+
+#include "load/source.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "base/units.h"
+#include "base/xalloc.h"
+#include "model/trace.h"
+
+void
+source_args_free(struct source_args *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->v[i].key);
+		free(a->v[i].value);
+	}
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
+}
+
+/* The number text after "key": in obj[0..len), or NULL; *n its length. */
+static const char *
+number_of(const char *obj, size_t len, const char *key, size_t *n)
+{
+	size_t kl = strlen(key);
+
+	for (size_t i = 0; i + kl + 2 < len; i++) {
+		size_t j;
+
+		if (obj[i] != '"' || memcmp(obj + i + 1, key, kl) != 0 ||
+		    obj[i + 1 + kl] != '"')
+			continue;
+		j = i + kl + 2;
+		while (j < len && (obj[j] == ' ' || obj[j] == '\t' || obj[j] == '\n' ||
+		    obj[j] == '\r' || obj[j] == ':'))
+			j++;
+		if (j < len && obj[j] == '"')
+			j++;            /* a quoted number */
+		*n = 0;
+		while (j + *n < len && strchr("0123456789+-.eE", obj[j + *n]) != NULL &&
+		    obj[j + *n] != '\0')
+			(*n)++;
+		return *n > 0 ? obj + j : NULL;
+	}
+	return NULL;
+}
+
+/* Whether the element obj[0..len) is event e of t; fills out if so. */
+static int
+element_is(const struct trace *t, const struct event *e, const char *obj,
+    size_t len, struct source_args *out)
+{
+	const char *name = trace_str(t, e->name), *s;
+	size_t n;
+	int64_t ns;
+	json_tokener *tok;
+	json_object *o, *v;
+	int ok = 0;
+
+	/* cheap tests first: the ts, then (parsed) the name and dur */
+	if ((s = number_of(obj, len, "ts", &n)) == NULL ||
+	    units_us_to_ns(s, n, &ns) != UNITS_OK || ns != e->ts_ns)
+		return 0;
+	if ((tok = json_tokener_new_ex(64)) == NULL)
+		return 0;
+	o = json_tokener_parse_ex(tok, obj, (int)len);
+	json_tokener_free(tok);
+	if (o == NULL)
+		return 0;
+	if (json_object_object_get_ex(o, "name", &v) &&
+	    strcmp(json_object_get_string(v), name) == 0) {
+		ok = 1;
+		if ((s = number_of(obj, len, "dur", &n)) != NULL && e->dur_ns > 0 &&
+		    units_us_to_ns(s, n, &ns) == UNITS_OK && ns != e->dur_ns)
+			ok = 0;
+	}
+	if (ok && json_object_object_get_ex(o, "args", &v) &&
+	    json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, key, val) {
+			struct source_arg *a;
+
+			out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+			a = &out->v[out->n++];
+			a->key = xstrdup(key);
+			a->value = xstrdup(json_object_to_json_string_ext(val,
+			    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		}
+	}
+	json_object_put(o);
+	return ok;
+}
+
+int
+source_read_args(const struct trace *t, uint32_t ev, struct source_args *out)
+{
+	const struct event *e = &t->events[ev];
+	gzFile f;
+	char *buf = xmalloc(1u << 16), *obj = NULL;
+	size_t olen = 0, ocap = 0;
+	int depth = 0, in_str = 0, esc = 0, keep = 0, got;
+	/* the containers open: '{' or '[', the first 3 levels */
+	char stack[3] = { 0, 0, 0 };
+
+	memset(out, 0, sizeof *out);
+	if (strcmp(t->path, "-") == 0) {
+		snprintf(out->msg, sizeof out->msg,
+		    "read from standard input: its args cannot be read again");
+		free(buf);
+		return 0;
+	}
+	if ((f = gzopen(t->path, "rb")) == NULL) {
+		snprintf(out->msg, sizeof out->msg, "cannot open %s again", t->path);
+		free(buf);
+		return 0;
+	}
+	gzbuffer(f, 1u << 17);
+	while (!out->found && (got = gzread(f, buf, 1u << 16)) > 0) {
+		for (int i = 0; i < got && !out->found; i++) {
+			char ch = buf[i];
+
+			if (keep) {
+				if (olen + 1 > SOURCE_MAX_OBJECT)
+					keep = 0;       /* too long: not looked at */
+				else {
+					xgrow(&obj, &ocap, olen + 1, 1);
+					obj[olen++] = ch;
+				}
+			}
+			if (in_str) {
+				if (esc)
+					esc = 0;
+				else if (ch == '\\')
+					esc = 1;
+				else if (ch == '"')
+					in_str = 0;
+				continue;
+			}
+			if (ch == '"') {
+				in_str = 1;
+			} else if (ch == '{' || ch == '[') {
+				/* an element of the event array: [{ or {"traceEvents": [{ */
+				if (ch == '{' && ((depth == 1 && stack[0] == '[') ||
+				    (depth == 2 && stack[0] == '{' && stack[1] == '['))) {
+					keep = 1;
+					olen = 0;
+					xgrow(&obj, &ocap, 1, 1);
+					obj[olen++] = ch;
+				}
+				if (depth < 3)
+					stack[depth] = ch;
+				depth++;
+			} else if (ch == '}' || ch == ']') {
+				depth = depth > 0 ? depth - 1 : 0;
+				if (ch == '}' && keep && (depth == 1 || depth == 2) &&
+				    depth <= 2 && stack[depth - 1] == '[') {
+					keep = 0;
+					out->found = element_is(t, e, obj, olen, out);
+				}
+			}
+		}
+	}
+	gzclose(f);
+	free(buf);
+	free(obj);
+	if (!out->found)
+		snprintf(out->msg, sizeof out->msg,
+		    "not found in %s (changed since it was loaded?)", t->path);
+	return out->found;
+}
