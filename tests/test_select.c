@@ -431,3 +431,62 @@ Test(args, read_back_from_a_gzip_file)
 {
 	check_args_file(1);
 }
+
+/* ---- counters ---- */
+
+/* A 'C' event of series name in process 100 at ts (us) with value. */
+static void
+counter(const char *name, long long ts, double value)
+{
+	j_sep();
+	fprintf(jf, "{\"ph\": \"C\", \"name\": \"%s\", \"pid\": 100, \"ts\": %lld,"
+	    " \"args\": {\"v\": %g}}", name, ts, value);
+}
+
+Test(counters, lanes_values_and_peaks)
+{
+	struct fix f;
+	struct row_info *rows = NULL;
+	size_t n, nc = 0;
+	uint32_t track = UINT32_MAX;
+	double x;
+
+	j_begin();
+	step(1, 0, 100);
+	kernel(1, 1, "sm90_k", 10, 90);
+	counter("queue", 0, 1);
+	counter("queue", 20, 7);
+	counter("queue", 40, 3);
+	counter("queue", 60, 5);
+	j_load(&f.t);
+	fix_view(&f, 100);
+	n = view_lanes(&f.v, &rows, 0);
+	for (size_t i = 0; i < n; i++)
+		nc += rows[i].kind == ROW_COUNTER;
+	cr_assert_eq(nc, 0, "no counter lanes until C");
+	free(rows);
+	view_do(&f.v, CMD_TOGGLE_COUNTERS);
+	n = view_lanes(&f.v, &rows, 0);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].kind == ROW_COUNTER) {
+			nc++;
+			track = rows[i].track;
+		}
+	free(rows);
+	cr_assert_eq(nc, 1);
+	cr_assert_eq(view_counter_peak(&f.v, 0, track), 7);
+	/* the value in effect: the last sample at or before the instant */
+	cr_assert_eq(view_counter_at(&f.v, 0, track, 19 * US, &x), 1);
+	cr_assert_eq(x, 1);
+	cr_assert_eq(view_counter_at(&f.v, 0, track, 20 * US, &x), 1);
+	cr_assert_eq(x, 7);
+	cr_assert_eq(view_counter_at(&f.v, 0, track, 59 * US, &x), 1);
+	cr_assert_eq(x, 3);
+	cr_assert_eq(view_counter_at(&f.v, 0, track, -1, &x), 0, "before the first sample");
+	/* the largest in a range: the one in effect at its start counts */
+	cr_assert_eq(view_counter_max(&f.v, 0, track, 45 * US, 70 * US, &x), 1);
+	cr_assert_eq(x, 5);
+	cr_assert_eq(view_counter_max(&f.v, 0, track, 21 * US, 30 * US, &x), 1);
+	cr_assert_eq(x, 7);
+	fix_free(&f);
+}
