@@ -120,6 +120,7 @@ setup_view(struct view *v, const struct cli *c, struct session *s, struct analys
 	v->show_python = c->python;
 	v->show_counters = c->counters;
 	v->panel = (enum view_panel)c->panel;
+	v->lane_room = render_lane_room(h);
 	if (c->matrix && v->xr != NULL)
 		view_push_mode(v, VIEW_MODE_MATRIX);
 	v->compare = c->compare && n_analyses >= 2;

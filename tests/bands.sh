@@ -125,4 +125,15 @@ check "an op's details: the kernels it launched and their GPU time" \
     grep -qE 'launched [0-9]+ kernels?, GPU time [0-9.]+ [mun]?s: sm90_xmma_gemm' "$tmp/sel3.txt"
 check "an op's details: its args as the trace has them (Input Dims)" \
     grep -qE '^ Input Dims  \[\[4096,4096\],\[4096,[0-9]+\]\]' "$tmp/sel3.txt"
+
+# Spare rows: at 200x50 the example's CPU lanes show by themselves, the
+# findings still listed under the panel; at 120x40 there is no room.
+LC_ALL=C.UTF-8 "$GANTTY" --render --color=never --width=200 --height=50 -q \
+    "$example" >"$tmp/big.txt" || fail "--render 200x50"
+check "200x50: the CPU lanes fill spare rows, the findings stay" sh -c "
+    grep -qE '^ pyth.* 12345 .*ProfilerStep#' '$tmp/big.txt' &&
+    grep -q '^ findings (e):' '$tmp/big.txt'"
+LC_ALL=C.UTF-8 "$GANTTY" --render --color=never --width=120 --height=40 -q \
+    "$example" >"$tmp/small.txt" || fail "--render 120x40"
+check "120x40: no room, no CPU lanes until c" sh -c "! grep -q '12345' '$tmp/small.txt'"
 finish

@@ -3,7 +3,8 @@
 # Python frames folded away, the CPU lanes show ProfilerStep, aten ops and
 # runtime calls where they run, on the mi300 ResNet, the Qwen H100 and the
 # DLRM traces, each thread labelled with its tid; p shows the frames again.
-# Then in tmux, as a user does it: c shows the lanes; on the HTA
+# Then in tmux, as a user does it: at 200x60 the lanes show by themselves
+# and c hides and shows them; on the HTA
 # negative-queue trace, /aten::mm selects an op, Tab Tab shows the kernels
 # it launched and its Input Dims, J lands on its kernel (the op that
 # launched it named) and J again on the launch call.
@@ -64,9 +65,14 @@ T new-session -d -s gantty -x 200 -y 60 "cat" || { skip "the viewer in tmux" "no
 
 start resnet -- "'$resnet'"
 T resize-window -t resnet -x 200 -y 60
+# 200x60 has room: the CPU lanes show by themselves; c hides, c shows
+wait_for resnet " python3 542" "200x60: the ResNet's CPU lanes, labelled by thread and tid"
+check "... ProfilerStep on the main thread's first lane" grep -qE '^ python3 542 .*ProfilerStep#' "$tmp/screen"
 send resnet c
-wait_for resnet " python3 542" "c: the ResNet's CPU lanes, labelled by thread and tid"
-check "c: ProfilerStep on the main thread's first lane" grep -qE '^ python3 542 .*ProfilerStep#' "$tmp/screen"
+if poll sh -c "! tmux -S '$sock' capture-pane -p -t resnet | grep -qF ' python3 542'"
+then pass "c hides them"; else fail "c hides them"; fi
+send resnet c
+wait_for resnet " python3 542" "c shows them again"
 send resnet q
 
 start negq -- "'$negq'"

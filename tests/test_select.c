@@ -490,3 +490,35 @@ Test(counters, lanes_values_and_peaks)
 	cr_assert_eq(x, 7);
 	fix_free(&f);
 }
+
+/* The CPU lanes show by themselves when every lane fits, until c. */
+Test(lanes, cpu_lanes_use_spare_rows)
+{
+	struct fix f;
+	struct row_info *rows = NULL;
+	size_t all;
+
+	folded_trace(&f.t);
+	fix_view(&f, 100);
+	cr_assert_eq(view_cpu_shown(&f.v), 0, "room unknown: off");
+	f.v.show_cpu = 1;
+	all = view_lanes(&f.v, &rows, 0);
+	free(rows);
+	f.v.show_cpu = 0;
+	f.v.lane_room = (int)all - 1;
+	cr_assert_eq(view_cpu_shown(&f.v), 0, "one row short: off");
+	f.v.lane_room = (int)all;
+	cr_assert_eq(view_cpu_shown(&f.v), 1, "they fit: on");
+	cr_assert_eq(view_lanes(&f.v, &rows, 0), all);
+	free(rows);
+	/* c hides what is shown, and the lanes no longer come by themselves */
+	view_do(&f.v, CMD_TOGGLE_CPU);
+	cr_assert_eq(view_cpu_shown(&f.v), 0);
+	view_do(&f.v, CMD_TOGGLE_CPU);
+	cr_assert_eq(view_cpu_shown(&f.v), 1);
+	cr_assert_eq(f.v.show_cpu, 1);
+	view_do(&f.v, CMD_TOGGLE_CPU);
+	f.v.lane_room = 1000;
+	cr_assert_eq(view_cpu_shown(&f.v), 0, "after c, room does not bring them back");
+	fix_free(&f);
+}

@@ -65,6 +65,15 @@ panel_base_rows(int h)
 }
 
 int
+render_lane_room(int h)
+{
+	/* the panel keeps room for its window lines and the findings */
+	int r = h - TOP_ROWS - 2 - PANEL_AUTO_ROWS;
+
+	return h < RENDER_MIN_H || r < 0 ? 0 : r;
+}
+
+int
 render_first_lane(const struct layout *lay, const struct view *v)
 {
 	int s = v->lane_scroll, max = lay->nlanes - lay->lanes_h;

@@ -70,6 +70,12 @@ struct layout {
 void render_layout(struct layout *lay, const struct view *v, int w, int h);
 void render_layout_free(struct layout *lay);
 /*
+ * The rows the lanes of an h rows high frame may fill while the panel keeps
+ * 16 rows (its window lines and the findings): what the loop puts in
+ * v->lane_room, for the lanes that show by themselves (view_lanes.h).
+ */
+int render_lane_room(int h);
+/*
  * Returns the lane row (before scrolling) of rank's header, so the loop can
  * scroll the current rank into view after r / R.
  */

@@ -45,6 +45,7 @@ struct view;
 #define PANEL_ROWS 6
 #define PANEL_MIN_ROWS 2
 #define PANEL_MAX_ROWS 30
+#define PANEL_AUTO_ROWS 16      /* the panel rows kept when lanes show by themselves */
 #define NAME_MIN_COLS 8         /* a name is written in runs this wide */
 #define COL_SAMPLES 12          /* events looked at per dense column */
 #define TRACK_SAMPLES 256       /* events looked at for a stream's class */

@@ -394,6 +394,7 @@ tui_run(struct view *v, const struct render_opts *ropts, int color_mode)
 
 			/* the selected event's args, read before drawing */
 			view_select_refresh(v);
+			v->lane_room = render_lane_room(h);
 			render_layout_free(&lay);
 			render_layout(&lay, v, w, h);
 			if (lay.time_cols >= 1 && lay.time_cols != v->cols)

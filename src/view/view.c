@@ -286,6 +286,7 @@ view_init(struct view *v, const struct analysis *an, size_t nan,
 	v->xr_worst = -1;
 	v->base_step = -1;
 	v->match_ev = -1;
+	v->cpu_auto = 1;
 	v->mode = nan > VIEW_OVERVIEW_RANKS ? VIEW_MODE_OVERVIEW : VIEW_MODE_LANES;
 	if (nan > 1) {
 		v->xr = xmalloc(sizeof *v->xr);

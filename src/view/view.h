@@ -85,7 +85,7 @@
 	X(PREV_MATCH, "previous match") \
 	X(NEXT_RANK, "next rank") \
 	X(PREV_RANK, "previous rank") \
-	X(TOGGLE_CPU, "show or hide the CPU lanes") \
+	X(TOGGLE_CPU, "show or hide the CPU lanes (shown by themselves when there is room)") \
 	X(TOGGLE_PYTHON, "show or fold away with_stack's Python frames in the CPU lanes") \
 	X(TOGGLE_COUNTERS, "show or hide the counter lanes (C events)") \
 	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
@@ -229,6 +229,12 @@ struct view {
 	int show_python;                /* p: the CPU lanes show with_stack's
 	                                   Python frames (else folded away) */
 	int show_counters;              /* C: the counter lanes */
+	int cpu_auto;                   /* the CPU lanes show by themselves when
+	                                   all lanes then fit lane_room (until
+	                                   c is pressed: view_lanes.h) */
+	int lane_room;                  /* rows the lanes may fill without
+	                                   scrolling, set by whoever lays the
+	                                   frame out; 0: unknown (no auto) */
 	struct view_focus focus;        /* the lane the keyboard is on */
 	int64_t mark_ns[2];             /* < and >: the marks, if set */
 	int marks;                      /* bit k: mark k is set */

@@ -170,7 +170,7 @@ view_lanes_prepare(struct view *v)
 			lt->t = v->an[a].t;
 			build_rows(lt);
 		}
-		if (v->show_cpu && lt->fdepth == NULL)
+		if ((v->show_cpu || v->cpu_auto) && lt->fdepth == NULL)
 			build_folded(lt);
 	}
 }
@@ -480,11 +480,11 @@ device_lanes(const struct view *v, size_t i, struct row_info **rows, size_t *n,
 /* A trace's CPU threads (c) and counters (C), after its first device. */
 static void
 trace_lanes(const struct view *v, size_t i, struct row_info **rows, size_t *n,
-    size_t *cap)
+    size_t *cap, int cpu)
 {
 	const struct trace *t = v->an[i].t;
 
-	if (v->show_cpu)
+	if (cpu)
 		for (size_t k = 0; k < t->ntracks; k++) {
 			int nr;
 
@@ -516,12 +516,40 @@ view_lanes(const struct view *v, struct row_info **out, int pack)
 	} else if (mode == VIEW_MODE_OVERVIEW) {
 		overview_lanes(v, &rows, &n, &cap, pack);
 	} else {
+		int cpu = view_cpu_shown(v);
+
 		for (size_t i = 0; i < v->nan; i++) {
 			device_lanes(v, i, &rows, &n, &cap);
 			if (i == 0 || v->an[i - 1].t != v->an[i].t)
-				trace_lanes(v, i, &rows, &n, &cap);
+				trace_lanes(v, i, &rows, &n, &cap, cpu);
 		}
 	}
 	*out = rows;
 	return n;
+}
+
+/* All the lanes mode's lanes, with or without the CPU threads. */
+static size_t
+count_lanes(const struct view *v, int cpu)
+{
+	struct row_info *rows = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < v->nan; i++) {
+		device_lanes(v, i, &rows, &n, &cap);
+		if (i == 0 || v->an[i - 1].t != v->an[i].t)
+			trace_lanes(v, i, &rows, &n, &cap, cpu);
+	}
+	free(rows);
+	return n;
+}
+
+int
+view_cpu_shown(const struct view *v)
+{
+	if (v->show_cpu)
+		return 1;
+	return v->cpu_auto && v->lane_room > 0 && v->nan > 0 &&
+	    lanes_mode(v) == VIEW_MODE_LANES &&
+	    count_lanes(v, 1) <= (size_t)v->lane_room;
 }

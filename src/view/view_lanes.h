@@ -12,6 +12,9 @@
  * after its first device's lanes: one lane per depth present in the window
  * (the thread's deepest when more than VIEW_LANES_SCAN of its events lie in
  * the window), then the counters (C) of that trace, one lane per series.
+ * The CPU lanes also show by themselves (v->cpu_auto, until c is pressed)
+ * when every lane, theirs included, fits v->lane_room rows: a screen with
+ * room to spare is used.
  *
  * Folding (SPEC 6): unless v->show_python, the python_function events
  * (with_stack's frames) of a CPU thread are hidden and every other event
@@ -75,6 +78,8 @@ size_t view_lanes(const struct view *v, struct row_info **out, int pack);
  * lost_ns, largest first).  Returns a malloc'd array of n positions.
  */
 size_t *view_rank_order(const struct view *v, size_t n);
+/* Whether the CPU lanes are shown: c, or by themselves when they fit. */
+int view_cpu_shown(const struct view *v);
 /* Builds what the lanes need that is not built yet (the folded depths). */
 void view_lanes_prepare(struct view *v);
 /* Frees v->lanes (view_free() calls it). */

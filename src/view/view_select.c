@@ -199,7 +199,7 @@ view_select_goto(struct view *v, size_t a, uint32_t ev)
 		ch = VIEW_RECALC;
 	}
 	view_select_event(v, ev);
-	if (t->tracks[e->track].kind == TRACK_CPU && !v->show_cpu) {
+	if (t->tracks[e->track].kind == TRACK_CPU && !view_cpu_shown(v)) {
 		/* a launch call or an op: its lane is shown */
 		v->show_cpu = 1;
 		view_lanes_prepare(v);
@@ -353,6 +353,14 @@ view_select_do(struct view *v, enum view_cmd cmd)
 		    "CPU lanes: Python frames folded away");
 		if (!v->show_cpu)
 			v->show_cpu = 1;
+		v->cpu_auto = 0;
+		return VIEW_REPAINT;
+	case CMD_TOGGLE_CPU:
+		if (v->nan == 0)
+			return -1;
+		/* c flips what is on screen; the lanes stop showing by themselves */
+		v->show_cpu = !view_cpu_shown(v);
+		v->cpu_auto = 0;
 		return VIEW_REPAINT;
 	case CMD_TOGGLE_COUNTERS:
 		v->show_counters = !v->show_counters;
