@@ -4,12 +4,15 @@
  * Top to bottom: the title line (files, window, span); the step strip (one
  * cell per step of the current rank, height by step time, outliers marked,
  * the steps in view highlighted); the time ruler (adaptive units, readable
- * tick labels); the lanes, grouped by rank: a header per (rank, device),
- * each GPU stream with activity (one lane per sub-row in use), and a bubble
- * lane whose every column shows whether the device was idle (a bubble),
- * only communicating (exposed comm), overlapped, or computing; with CPU
- * lanes on, each CPU thread's slices by depth (ProfilerStep, FSDP and module
- * annotations, CUDA runtime with synchronisation calls marked); the metrics
+ * tick labels); the lanes of view_lanes.h, grouped by rank: a header per
+ * (rank, device), each GPU stream with activity (one lane per sub-row in
+ * use), a bubble lane whose every column shows whether the device was idle
+ * (a bubble), only communicating (exposed comm), overlapped, or computing,
+ * the step and layer bands (render_bands.c), the gpu_user_annotation
+ * lanes; with CPU lanes on, each CPU thread's slices by folded depth
+ * (ProfilerStep, FSDP and module annotations, aten ops, CUDA runtime with
+ * synchronisation calls marked), and the counter lanes; the lane the
+ * keyboard is on is marked at its left edge, the marks on the ruler; the metrics
  * panel for the window on screen; the key hint line.  The viewer's mode
  * (v->mode, view.h) decides what fills the area under the title, through
  * render.c's table of one draw function per mode.  With the matrix shown
