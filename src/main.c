@@ -480,8 +480,15 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	session_init(&s);
 	s.comm_pattern = cli.comm_pattern != NULL ? &cli.comm_re : NULL;
-	status = session_load(&s, &inputs, !cli.no_cache &&
-	    cache_dir(cache, sizeof cache) == 0 ? cache : NULL, &hooks);
+	{
+		char why[256];
+		int have = !cli.no_cache &&
+		    cache_dir(cache, sizeof cache, why, sizeof why) == 0;
+
+		if (!cli.no_cache && !have && cli.verbose)
+			fprintf(stderr, "gantty: %s\n", why);
+		status = session_load(&s, &inputs, have ? cache : NULL, &hooks);
+	}
 	if (prog.count_shown)
 		fputs("\r\033[K", stderr);
 	show_warnings(&s, &cli, &shown);

@@ -142,4 +142,14 @@ find "$corpus" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort >"$tmp/l
 while read -r f; do
 	same "corpus ${f#"$corpus"/}" "$f"
 done <"$tmp/list"
+# No usable home: no cache, and -v says why (a relative HOME used to put
+# the cache under the current directory; an unset one was silent).
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && HOME=rel XDG_CACHE_HOME= "$GANTTY" --report -q -v \
+    "$tmp/example.json.gz" >/dev/null 2>"$tmp/err")
+check "a relative HOME: nothing cached under the current directory" test ! -e "$tmp/cwd/rel"
+check "... and -v says why" grep -q 'no cache: HOME is a relative path' "$tmp/err"
+(cd "$tmp/cwd" && env -u HOME -u XDG_CACHE_HOME "$GANTTY" --report -q -v \
+    "$tmp/example.json.gz" >/dev/null 2>"$tmp/err")
+check "HOME unset: -v says there is no cache and why" grep -q 'no cache: HOME is not set' "$tmp/err"
 finish

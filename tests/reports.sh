@@ -92,4 +92,13 @@ bad "a collective beyond the model's time range" 'far.json: ranks\[0\]: collecti
 bad "an empty file" "empty.json: byte 0: not JSON" "$tmp/empty.json"
 bad "a missing file" "nothere.json: No such file" "$tmp/nothere.json"
 
+# A byte order mark before a report is read as a trace's is (it was
+# refused: "not JSON").
+"$GANTTY" --report --format=json -q "$top_srcdir/share/example.json.gz" >"$tmp/plain.json" ||
+    fail "--report of the example"
+{ printf '\357\273\277'; cat "$tmp/plain.json"; } >"$tmp/bom.json"
+"$GANTTY" --reports --report --format=json -q "$tmp/plain.json" >"$tmp/want.out" 2>&1
+expect 0 "a report with a UTF-8 BOM is read" "$GANTTY" --reports --report --format=json -q "$tmp/bom.json"
+sed "s/bom\.json/plain.json/g" "$tmp/out" >"$tmp/bom.out"
+check "... the same as without it" cmp -s "$tmp/want.out" "$tmp/bom.out"
 finish

@@ -678,18 +678,23 @@ Test(cache, fresh_files_and_stdin_are_not_cached)
 
 Test(cache, dir_from_the_environment)
 {
-	char buf[256];
+	char buf[256], why[256];
 
 	setenv("XDG_CACHE_HOME", "/x/y", 1);
-	cr_assert_eq(cache_dir(buf, sizeof buf), 0);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
 	cr_assert_str_eq(buf, "/x/y/gantty");
 	/* A relative XDG_CACHE_HOME is invalid (XDG spec): HOME's .cache instead. */
 	setenv("XDG_CACHE_HOME", "rel", 1);
 	setenv("HOME", "/home/u", 1);
-	cr_assert_eq(cache_dir(buf, sizeof buf), 0);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
 	cr_assert_str_eq(buf, "/home/u/.cache/gantty");
+	/* a relative HOME would follow the current directory: no cache, said */
+	setenv("HOME", "u", 1);
+	cr_assert_neq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
+	cr_assert(strstr(why, "HOME is a relative path") != NULL, "%s", why);
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("HOME");
-	cr_assert_neq(cache_dir(buf, sizeof buf), 0);
+	cr_assert_neq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
+	cr_assert(strstr(why, "HOME is not set") != NULL, "%s", why);
 	setenv("XDG_CACHE_HOME", tmpdir, 1);
 }

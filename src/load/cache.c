@@ -158,18 +158,28 @@ ts_ns(const struct timespec *ts)
 }
 
 int
-cache_dir(char *buf, size_t size)
+cache_dir(char *buf, size_t size, char *why, size_t whysize)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	int n;
 
+	/* a relative path would put the cache under whatever the current directory is */
 	if (x != NULL && x[0] == '/')
 		n = snprintf(buf, size, "%s/gantty", x);
-	else if (home != NULL && home[0] != '\0')
+	else if (home != NULL && home[0] == '/')
 		n = snprintf(buf, size, "%s/.cache/gantty", home);
-	else
+	else {
+		load_say(why, whysize, "no cache: %s, and XDG_CACHE_HOME is %s; "
+		    "set either to an absolute path", home == NULL ? "HOME is not set" :
+		    home[0] == '\0' ? "HOME is empty" : "HOME is a relative path",
+		    x == NULL ? "not set" : x[0] == '\0' ? "empty" : "relative");
 		return -1;
-	return n < 0 || (size_t)n >= size ? -1 : 0;
+	}
+	if (n < 0 || (size_t)n >= size) {
+		load_say(why, whysize, "no cache: the cache directory's path is too long");
+		return -1;
+	}
+	return 0;
 }
 
 void

@@ -59,10 +59,12 @@ struct cache_key {
 };
 
 /*
- * Writes the cache directory (not created) into buf.  Returns 0, or -1 when
- * neither an absolute XDG_CACHE_HOME nor HOME is set, or it does not fit.
+ * Writes the cache directory (not created) into buf: $XDG_CACHE_HOME/gantty,
+ * else $HOME/.cache/gantty, each only when it is an absolute path (a
+ * relative one would follow the current directory).  Returns 0, or -1 with
+ * why (for -v) when neither is, or the path does not fit.
  */
-int cache_dir(char *buf, size_t size);
+int cache_dir(char *buf, size_t size, char *why, size_t whysize);
 
 /*
  * Fills k for path.  Returns 0, or -1 with why filled when path cannot be

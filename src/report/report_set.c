@@ -228,14 +228,17 @@ report_set_load(struct report_set *set, const char *file, char *err,
 	json_object *doc, *ranks;
 	size_t n, first = set->n;
 	int rc = 0;
+	long bom;
 
 	if (len < 0)
 		return fail(err, errsize, "%s: %s", file, strerror(errno));
+	/* a UTF-8 byte order mark, as a trace may have (the loader skips it) */
+	bom = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	tok = json_tokener_new();
-	doc = json_tokener_parse_ex(tok, buf, (int)len + 1);
+	doc = json_tokener_parse_ex(tok, buf + bom, (int)(len - bom) + 1);
 	if (doc == NULL) {
 		rc = fail(err, errsize, "%s: byte %zu: not JSON (%s)", file,
-		    json_tokener_get_parse_end(tok),
+		    json_tokener_get_parse_end(tok) + bom,
 		    json_tokener_error_desc(json_tokener_get_error(tok)));
 		goto out;
 	}
