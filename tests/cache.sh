@@ -152,4 +152,20 @@ check "... and -v says why" grep -q 'no cache: HOME is a relative path' "$tmp/er
 (cd "$tmp/cwd" && env -u HOME -u XDG_CACHE_HOME "$GANTTY" --report -q -v \
     "$tmp/example.json.gz" >/dev/null 2>"$tmp/err")
 check "HOME unset: -v says there is no cache and why" grep -q 'no cache: HOME is not set' "$tmp/err"
+# A FIFO planted at a cache's path: the load must not hang on it (it did,
+# in the open), and -v says why it was not used.
+mkdir "$tmp/fifo"
+cp "$top_srcdir/share/example.json.gz" "$tmp/fifo/f.json.gz"
+old "$tmp/fifo/f.json.gz"
+"$GANTTY" --report -q "$tmp/fifo/f.json.gz" >/dev/null 2>&1
+c=$(ls "$cache"/f.json.gz-*.gantty 2>/dev/null | head -1)
+if [ -n "$c" ] && rm -f "$c" && mkfifo "$c"; then
+	timeout 60 "$GANTTY" --report --format=json -q -v "$tmp/fifo/f.json.gz" \
+	    >"$tmp/fifo.out" 2>"$tmp/err"
+	check "a FIFO at the cache path: the load ends (status 0)" test $? -eq 0
+	check "... -v says the cache was not used" grep -q 'not a regular file' "$tmp/err"
+	rm -f "$c"
+else
+	fail "a FIFO at the cache path: cannot plant it ($c)"
+fi
 finish

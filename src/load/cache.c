@@ -624,10 +624,19 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	strtab_init(&t->strs);
 
 	memset(&r, 0, sizeof r);
+	/*
+	 * Non-blocking and not through a link: a FIFO (or a device) planted
+	 * at the cache's path would otherwise hang the open or the read.
+	 */
 	if (cache_path(file, sizeof file, dir, k) < 0 ||
-	    (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		load_say(why, whysize, "absent");
+	    (fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)) < 0) {
+		load_say(why, whysize, errno == ELOOP ? "not used: a symbolic link" :
+		    "absent");
 		goto out;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		load_say(why, whysize, "not used: not a regular file");
+		goto out_close;
 	}
 	if (fstat(fd, &st) < 0 || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
 		load_say(why, whysize, "corrupt: short header");
