@@ -104,4 +104,13 @@ file_has "$tmp/err" "no *.json or *.json.gz traces" "empty directory message"
 echo '{"x": 1}' >"$tmp/lonely.json"
 expect 1 "a non-trace named on the command line fails" "$GANTTY" --report "$tmp/lonely.json"
 
+# Back-references are a glibc extension of ERE that can take exponential
+# time: refused in every pattern (they were accepted; issue 18, case 10).
+expect 2 "--layer-pattern with a back-reference is refused" \
+    "$GANTTY" --report -q --layer-pattern='(a)\1' "$fx/small.json"
+check "... saying why" grep -q "back-references .* are not supported" "$tmp/err"
+expect 2 "--comm-pattern with a back-reference is refused" \
+    "$GANTTY" --report -q --comm-pattern='(nccl)x\1' "$fx/small.json"
+expect 0 "a backslash-digit inside a bracket is no back-reference" \
+    "$GANTTY" --report -q --layer-pattern='[\1]x' "$fx/small.json"
 finish

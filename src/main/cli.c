@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
+#include "base/pattern.h"
 #include "base/units.h"
 #include "main/cli.h"
 #include "tui/style.h"
@@ -447,12 +448,10 @@ static int
 compile(const char **pattern, regex_t *re, int flags, const char *option)
 {
 	char err[1024];
-	int rc;
 
 	if (*pattern == NULL)
 		return 0;
-	if ((rc = regcomp(re, *pattern, REG_EXTENDED | flags)) != 0) {
-		regerror(rc, re, err, sizeof err);
+	if (pattern_compile(re, *pattern, flags, err, sizeof err) < 0) {
 		fprintf(stderr, "gantty: %s '%s': %s\n", option, *pattern, err);
 		*pattern = NULL;
 		return -1;

@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/layers.h"
+#include "base/pattern.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 #include "model/trace.h"
@@ -380,14 +381,14 @@ match_set(struct view *v, const struct trace *t)
 {
 	struct view_nav *p = nav(v);
 	struct match_names *m;
-	char low[sizeof v->query];
+	char low[sizeof v->query], why[256];
 	size_t n = 0;
 
 	if (strcmp(p->query, v->query) != 0) {
 		match_reset(p);
 		memcpy(p->query, v->query, sizeof p->query);
-		p->compiled = regcomp(&p->re, p->query,
-		    REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0;
+		p->compiled = pattern_compile(&p->re, p->query,
+		    REG_ICASE | REG_NOSUB, why, sizeof why) == 0;
 	}
 	for (size_t i = 0; i < p->nsets; i++)
 		if (p->sets[i].t == t && p->sets[i].count == t->strs.count)
@@ -404,7 +405,7 @@ match_set(struct view *v, const struct trace *t)
 	for (uint32_t id = 0; id < t->strs.count; id++) {
 		const char *s = strtab_get(&t->strs, id);
 
-		if (p->compiled ? regexec(&p->re, s, 0, NULL, 0) == 0 :
+		if (p->compiled ? pattern_match(&p->re, s, 0, NULL) :
 		    contains_ci(s, low, n))
 			m->bits[id / 8] |= (uint8_t)(1u << (id % 8));
 	}
