@@ -168,4 +168,17 @@ if [ -n "$c" ] && rm -f "$c" && mkfifo "$c"; then
 else
 	fail "a FIFO at the cache path: cannot plant it ($c)"
 fi
+# Temporary files of writers killed while writing (SIGINT left them
+# forever): the next writer removes those untouched for an hour, not a
+# fresh one that may be another writer's at work.
+mkdir -p "$cache"
+: >"$cache/.tmp-dead01"
+touch -d '-2 hours' "$cache/.tmp-dead01"
+: >"$cache/.tmp-live01"
+cp "$top_srcdir/share/example.json.gz" "$tmp/sweep.json.gz"
+old "$tmp/sweep.json.gz"
+"$GANTTY" --report -q "$tmp/sweep.json.gz" >/dev/null 2>&1
+check "a dead writer's temporary file is removed" test ! -e "$cache/.tmp-dead01"
+check "a fresh one is left alone" test -e "$cache/.tmp-live01"
+rm -f "$cache/.tmp-live01"
 finish

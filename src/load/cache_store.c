@@ -8,10 +8,12 @@
 
 #include "load/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -188,6 +190,37 @@ mkdir_p(const char *dir)
 	return rc;
 }
 
+/*
+ * Removes the temporary files of writers that did not finish (killed
+ * while writing: SIGINT, SIGKILL, a crash): ours, regular, and untouched
+ * for CACHE_TMP_STALE_S, so that a writer still at work keeps its file.
+ */
+static void
+sweep_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		struct stat st;
+		int n;
+
+		if (strncmp(de->d_name, ".tmp-", 5) != 0 || strlen(de->d_name) != 11)
+			continue;
+		n = snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		if (n < 0 || (size_t)n >= sizeof path || lstat(path, &st) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		    now - st.st_mtime >= CACHE_TMP_STALE_S)
+			unlink(path);
+	}
+	closedir(d);
+}
+
 int
 cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
     char *why, size_t whysize)
@@ -231,6 +264,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 		load_say(why, whysize, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
+	sweep_stale(dir);
 	memset(&w, 0, sizeof w);
 	if ((w.fd = mkstemp(tmp)) < 0) {
 		load_say(why, whysize, "cannot write in %s: %s", dir, strerror(errno));
