@@ -22,6 +22,7 @@
 
 #include "analysis/crossrank.h"
 #include "analysis/session.h"
+#include "base/xalloc.h"
 #include "load/cache.h"
 #include "load/input.h"
 #include "main/cli.h"
@@ -53,6 +54,21 @@ elapsed_s(const struct timespec *since)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - since->tv_sec) +
 	    (double)(now.tv_nsec - since->tv_nsec) / 1e9;
+}
+
+/* The progress of this run, for end_progress() (an out-of-memory death). */
+static struct progress *progress_now;
+
+/*
+ * xalloc's fatal hook while loading: the progress line on standard error is
+ * cleared, so that "gantty: out of memory ..." starts a line of its own.
+ */
+static void
+end_progress(void)
+{
+	if (progress_now != NULL &&
+	    (progress_now->file_shown || progress_now->count_shown))
+		fputs("\r\033[K", stderr);
 }
 
 /* Shows "loading FILE  42%" once a load takes over a second. */
@@ -453,6 +469,8 @@ main(int argc, char **argv)
 	prog.verbose = cli.verbose;
 	if (prog.tty)
 		hooks.progress = show_progress;
+	progress_now = &prog;
+	xalloc_set_fatal_hook(end_progress);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	session_init(&s);
 	s.comm_pattern = cli.comm_pattern != NULL ? &cli.comm_re : NULL;
@@ -460,6 +478,7 @@ main(int argc, char **argv)
 	    cache_dir(cache, sizeof cache) == 0 ? cache : NULL, &hooks);
 	if (prog.count_shown)
 		fputs("\r\033[K", stderr);
+	prog.file_shown = prog.count_shown = 0;
 	show_warnings(&s, &cli, &shown);
 	if (status < 0) {
 		fprintf(stderr, "gantty: %s\n", s.err);

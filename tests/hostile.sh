@@ -372,6 +372,32 @@ timed "$((1000 * k)) kernels at one instant" 0 "" "$tmp/pile.json"
 has '"rows": 65535,' "the pile saturates at 65535 sub-rows"
 rm -f "$tmp/tracks.json" "$tmp/devices.json" "$tmp/stream.json" "$tmp/names.json" "$tmp/pile.json"
 
+# Out of memory: under ulimit -v, a trace too big for the memory left ends
+# with exit 1 and "gantty: out of memory ...", never abort()'s 134 (the
+# gzip and JSON decoders called abort() past xalloc's path).  Not under
+# ASan, whose shadow memory cannot map under ulimit -v.
+if grep -q __asan_init "$GANTTY" 2>/dev/null; then
+	skip "out of memory under ulimit -v" "an ASan build"
+else
+	awk -v n=300000 'BEGIN { printf "{\"traceEvents\": [\n"
+		for (i = 0; i < n; i++)
+			printf "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": 7, \"ts\": %d, \"dur\": 1}\n",
+			    (i ? "," : ""), i, 2 * i
+		print "]}" }' >"$tmp/oom.json"
+	gzip -c "$tmp/oom.json" >"$tmp/oom.json.gz"
+	for f in "$tmp/oom.json" "$tmp/oom.json.gz"; do
+		(ulimit -v 60000 && exec timeout "$limit" "$GANTTY" --report --no-cache -q "$f") \
+		    >"$tmp/out" 2>"$tmp/err"
+		got=$?
+		verdict "out of memory: ${f##*/} under ulimit -v 60000" 1 "gantty: out of memory " text
+	done
+	(ulimit -v 60000 && exec "$GANTTY" --report --no-cache -q "$top_srcdir/tests/fixtures/small.json") \
+	    >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	verdict "a small trace loads under the same ulimit -v" 0 "" text
+	rm -f "$tmp/oom.json" "$tmp/oom.json.gz"
+fi
+
 # A stream named twice (standard input, a FIFO) would be read by two
 # loading threads at once: refused, naming it.
 expect 1 "- given twice is an error" sh -c "echo '{\"traceEvents\": []}' | '$GANTTY' --report -q - -"

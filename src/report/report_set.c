@@ -231,7 +231,8 @@ report_set_load(struct report_set *set, const char *file, char *err,
 
 	if (len < 0)
 		return fail(err, errsize, "%s: %s", file, strerror(errno));
-	tok = json_tokener_new();
+	if ((tok = json_tokener_new()) == NULL)
+		xalloc_die("allocating a JSON tokener");
 	doc = json_tokener_parse_ex(tok, buf, (int)len + 1);
 	if (doc == NULL) {
 		rc = fail(err, errsize, "%s: byte %zu: not JSON (%s)", file,
