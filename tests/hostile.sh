@@ -137,6 +137,34 @@ hostile "truncated gzip" 0 "gantty: warning: $tmp/cut.json.gz: " "$tmp/cut.json.
 has '"corrupt_gzip": 0,' "a cut gzip is not corrupt"
 if grep -q '"events": [1-9][0-9][0-9][0-9]*,' "$tmp/out"; then pass "truncated gzip keeps its events"; else
 	fail "truncated gzip keeps its events"; fi
+# Cut exactly between two events, right after '[', or before the last '}'
+# (a job killed mid-write): nothing is left over to count, yet the file is
+# cut short, and every loader says so with the byte where it ended (they
+# loaded it as complete, no warning at all).
+head -n 10001 "$tmp/k20k.json" >"$tmp/cut-between.json"
+cutsz=$(wc -c <"$tmp/cut-between.json")
+printf '{"traceEvents": [' >"$tmp/cut-open.json"
+head -n 20001 "$tmp/k20k.json" >"$tmp/cut-before-brace.json"
+printf ']' >>"$tmp/cut-before-brace.json"
+for how in fast jsonc halves gzip stdin; do
+	f=$tmp/cut-between.json
+	case $how in
+	fast) report "$f" ;;
+	jsonc) GANTTY_JSONC_ONLY=1 report "$f" ;;
+	halves) GANTTY_LOAD_THREADS=2 GANTTY_SPLIT_MIN=4096 report "$f" ;;
+	gzip) gzip -c "$f" >"$tmp/cut-between.json.gz"; f=$tmp/cut-between.json.gz; report "$f" ;;
+	stdin) f=-; report - <"$tmp/cut-between.json" ;;
+	esac
+	verdict "cut between two events ($how)" 0 "gantty: warning: stopped reading at $f: byte $cutsz (line 10002): the file ends before the event array is closed (cut short)"
+	has "\"stopped\": \"$f: byte $cutsz (line 10002): the file ends before the event array is closed (cut short)\"" \
+	    "  the cut is in the report's load warnings ($how)"
+	has '"events": 10000,' "  every event before the cut is kept ($how)"
+done
+hostile "cut right after '['" 0 "gantty: warning: stopped reading at $tmp/cut-open.json: byte 17 (line 1): the file ends before the event array is closed (cut short)" \
+	"$tmp/cut-open.json"
+hostile "cut before the last '}'" 0 "gantty: warning: stopped reading at $tmp/cut-before-brace.json: byte $(wc -c <"$tmp/cut-before-brace.json") (line 20002): the file ends before the top-level object is closed (cut short)" \
+	"$tmp/cut-before-brace.json"
+has '"events": 20000,' "  cut before the last '}': every event kept"
 head -c 10 "$tmp/k20k.json.gz" >"$tmp/header-only.json.gz"
 hostile "gzip header only" 1 "gantty: $tmp/header-only.json.gz: gzip data cut short after 10 bytes, before any content (truncated)" \
 	"$tmp/header-only.json.gz"

@@ -80,6 +80,7 @@ struct reader {
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
+	int in_events;          /* inside it: its ']' not read yet */
 
 	/* the last error load_set_error() wrote, in parts (see half_join()) */
 	uint64_t err_off, err_line;
