@@ -69,6 +69,31 @@ copy_in(const char *src, const char *name)
 	return dst;
 }
 
+/*
+ * cache_key_get() of path, opened here (as cache_load_trace() does; the
+ * descriptor stays open for the key's life).  "-" is never cached.
+ */
+static int
+key_get(struct cache_key *k, const char *path, char *why, size_t whysize)
+{
+	int fd;
+
+	memset(k, 0, sizeof *k);
+	if (strcmp(path, "-") == 0) {
+		load_say(why, whysize, "standard input is not cached");
+		return -1;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		load_say(why, whysize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (cache_key_get(k, fd, path, why, whysize) < 0) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 load_file(struct trace *t, const char *path)
 {
@@ -84,7 +109,7 @@ load_and_store(struct trace *t, const char *path, struct cache_key *k)
 	char why[512];
 
 	load_file(t, path);
-	cr_assert_eq(cache_key_get(k, path, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(key_get(k, path, why, sizeof why), 0, "%s", why);
 	cr_assert_eq(cache_store(t, cdir, k, why, sizeof why), 0, "%s", why);
 }
 
@@ -245,7 +270,7 @@ Test(cache, stale_keys_are_refused)
 
 	/* touch: a new mtime (and ctime). */
 	cr_assert_eq(utimes(path, NULL), 0);
-	cr_assert_eq(cache_key_get(&k2, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k2, path, why, sizeof why), 0);
 	cr_assert_neq(cache_load(&b, path, cdir, &k2, why, sizeof why), 0);
 	cr_assert_str_eq(why, "stale");
 	cache_key_free(&k2);
@@ -257,14 +282,14 @@ Test(cache, stale_keys_are_refused)
 	fputs("\n", f);
 	fclose(f);
 	backdate(path);
-	cr_assert_eq(cache_key_get(&k2, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k2, path, why, sizeof why), 0);
 	cr_assert_neq(k2.size, k.size);
 	cr_assert_neq(cache_load(&b, path, cdir, &k2, why, sizeof why), 0);
 	cr_assert_str_eq(why, "stale");
 	cache_key_free(&k2);
 
 	/* Another file never sees this one's cache. */
-	cr_assert_eq(cache_key_get(&k2, SRCDIR "/tests/fixtures/small.json", why,
+	cr_assert_eq(key_get(&k2, SRCDIR "/tests/fixtures/small.json", why,
 	    sizeof why), 0);
 	cr_assert_neq(cache_load(&b, path, cdir, &k2, why, sizeof why), 0);
 	cr_assert_str_eq(why, "absent");
@@ -607,7 +632,7 @@ Test(cache, full_disk_leaves_nothing_behind)
 
 	/* A file size limit fails the write as a full disk would (EFBIG, not ENOSPC). */
 	load_file(&a, path);
-	cr_assert_eq(cache_key_get(&k, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k, path, why, sizeof why), 0);
 	signal(SIGXFSZ, SIG_IGN);
 	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
 	small = old;
@@ -663,13 +688,13 @@ Test(cache, fresh_files_and_stdin_are_not_cached)
 	char why[512];
 	char *path = copy_in("tests/fixtures/small.json", "small.json");
 
-	cr_assert_neq(cache_key_get(&k, "-", why, sizeof why), 0);
-	cr_assert_neq(cache_key_get(&k, tmpdir, why, sizeof why), 0);
+	cr_assert_neq(key_get(&k, "-", why, sizeof why), 0);
+	cr_assert_neq(key_get(&k, tmpdir, why, sizeof why), 0);
 	cr_assert_not_null(strstr(why, "not a regular file"), "%s", why);
 	/* Modified just now: its key could survive a rewrite in the same clock tick. */
 	cr_assert_eq(utimes(path, NULL), 0);
 	load_file(&a, path);
-	cr_assert_eq(cache_key_get(&k, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k, path, why, sizeof why), 0);
 	cr_assert_neq(cache_store(&a, cdir, &k, why, sizeof why), 0);
 	cr_assert_not_null(strstr(why, "modified less than"), "%s", why);
 	cache_key_free(&k);
@@ -692,4 +717,57 @@ Test(cache, dir_from_the_environment)
 	unsetenv("HOME");
 	cr_assert_neq(cache_dir(buf, sizeof buf), 0);
 	setenv("XDG_CACHE_HOME", tmpdir, 1);
+}
+
+/*
+ * A link re-pointed between opening the file and taking its key (the
+ * test hook runs there): the key is the opened file's, so the model cached
+ * is never served for the file the link named first.  (The key came from
+ * realpath() and stat() before the file was opened: the second file's
+ * model was cached under the first file's key.)
+ */
+static char repoint_link[256], repoint_to[256];
+
+static void
+repoint(const char *path)
+{
+	char tmp[300];
+
+	(void)path;
+	snprintf(tmp, sizeof tmp, "%s.new", repoint_link);
+	cr_assert_eq(symlink(repoint_to, tmp), 0);
+	cr_assert_eq(rename(tmp, repoint_link), 0);
+}
+
+Test(cache, a_link_repointed_while_it_loads)
+{
+	struct trace a, b, c;
+	struct load_error err;
+	char note[1024], pa[256], pb[256];
+
+	snprintf(pa, sizeof pa, "%s", copy_in("tests/fixtures/small.json", "a.json"));
+	snprintf(pb, sizeof pb, "%s", copy_in("share/example.json.gz", "b.json"));
+	snprintf(repoint_link, sizeof repoint_link, "%s/link.json", tmpdir);
+	snprintf(repoint_to, sizeof repoint_to, "%s", pb);
+	cr_assert_eq(symlink(pa, repoint_link), 0);
+	load_file(&a, pa);
+
+	cache_test_after_open = repoint;
+	cr_assert_eq(cache_load_trace(&b, repoint_link, NULL, &err, cdir, note,
+	    sizeof note), 0, "%s", err.msg);
+	cache_test_after_open = NULL;
+	cr_assert_not_null(strstr(note, "written to"), "%s", note);
+	cr_assert_eq(b.nevents, a.nevents, "the file opened is the one loaded");
+
+	/* a.json from the cache: its own model, whatever the link did */
+	cr_assert_eq(cache_load_trace(&c, pa, NULL, &err, cdir, note, sizeof note), 0);
+	cr_assert_not_null(strstr(note, "loaded from"), "%s", note);
+	assert_same_trace(&a, &c);
+	trace_free(&c);
+	/* and b.json is never served a.json's */
+	cr_assert_eq(cache_load_trace(&c, pb, NULL, &err, cdir, note, sizeof note), 0);
+	cr_assert_neq(c.nevents, a.nevents);
+	trace_free(&a);
+	trace_free(&b);
+	trace_free(&c);
 }

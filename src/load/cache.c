@@ -183,28 +183,37 @@ cache_key_of_stat(struct cache_key *k, const struct stat *st)
 }
 
 int
-cache_key_get(struct cache_key *k, const char *path, char *why, size_t whysize)
+cache_key_get(struct cache_key *k, int fd, const char *path, char *why,
+    size_t whysize)
 {
 	struct stat st;
 	struct timespec now;
-	char *abs;
+	char proc[64], link[PATH_MAX];
+	char *abs = NULL;
+	ssize_t n;
 
 	memset(k, 0, sizeof *k);
-	if (strcmp(path, "-") == 0) {
-		load_say(why, whysize, "standard input is not cached");
-		return -1;
-	}
-	if ((abs = realpath(path, NULL)) == NULL || stat(abs, &st) < 0) {
+	k->fd = -1;
+	if (fstat(fd, &st) < 0) {
 		load_say(why, whysize, "%s: %s", path, strerror(errno));
-		free(abs);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		load_say(why, whysize, "%s: not a regular file", path);
-		free(abs);
+		return -1;
+	}
+	/* the name of the file opened, not of what path names now */
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	n = readlink(proc, link, sizeof link - 1);
+	if (n > 0 && link[0] == '/') {
+		link[n] = '\0';
+		abs = xstrdup(link);
+	} else if ((abs = realpath(path, NULL)) == NULL) {
+		load_say(why, whysize, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	k->abspath = abs;
+	k->fd = fd;
 	cache_key_of_stat(k, &st);
 	clock_gettime(CLOCK_REALTIME, &now);
 	k->now_ns = ts_ns(&now);
@@ -705,35 +714,51 @@ out:
 	return rc;
 }
 
+void (*cache_test_after_open)(const char *path);
+
 int
 cache_load_trace(struct trace *t, const char *path, const struct load_opts *opts,
     struct load_error *err, const char *dir, char *note, size_t notesize)
 {
 	struct cache_key k;
 	char why[512], why2[512], file[PATH_MAX];
+	int fd, rc;
 
 	load_say(note, notesize, "%s", "");
 	if (dir == NULL)
 		return load_trace(t, path, opts, err);
-	if (cache_key_get(&k, path, why, sizeof why) < 0) {
-		load_say(note, notesize, "%s: not cached: %s", path, why);
+	if (strcmp(path, "-") == 0) {
+		load_say(note, notesize, "%s: not cached: standard input is not cached",
+		    path);
 		return load_trace(t, path, opts, err);
+	}
+	if ((fd = load_open(path, err)) < 0)
+		return -1;
+	if (cache_test_after_open != NULL)
+		cache_test_after_open(path);
+	if (cache_key_get(&k, fd, path, why, sizeof why) < 0) {
+		load_say(note, notesize, "%s: not cached: %s", path, why);
+		return load_trace_fd(t, fd, path, opts, err);
 	}
 	if (cache_path(file, sizeof file, dir, &k) < 0)
 		snprintf(file, sizeof file, "%s", dir);
 	if (cache_load(t, path, dir, &k, why, sizeof why) == 0) {
 		load_say(note, notesize, "%s: loaded from %s", path, file);
 		cache_key_free(&k);
+		close(fd);
 		return 0;
 	}
-	if (load_trace(t, path, opts, err) < 0) {
-		cache_key_free(&k);
-		return -1;
+	/* the loader closes its descriptor; the key keeps this one */
+	rc = load_trace_fd(t, fcntl(fd, F_DUPFD_CLOEXEC, 0), path, opts, err);
+	if (rc == 0) {
+		if (cache_store(t, dir, &k, why2, sizeof why2) == 0)
+			load_say(note, notesize, "%s: cache %s, written to %s", path,
+			    why, file);
+		else
+			load_say(note, notesize, "%s: cache %s, not written: %s", path,
+			    why, why2);
 	}
-	if (cache_store(t, dir, &k, why2, sizeof why2) == 0)
-		load_say(note, notesize, "%s: cache %s, written to %s", path, why, file);
-	else
-		load_say(note, notesize, "%s: cache %s, not written: %s", path, why, why2);
 	cache_key_free(&k);
-	return 0;
+	close(fd);
+	return rc;
 }

@@ -6,9 +6,13 @@
  * events, args, comms, flows, tracks with their interval index and busy set,
  * categories, devices, header fields, warnings and stop reason) is written
  * to DIR/NAME-HASH.gantty, where DIR is $XDG_CACHE_HOME/gantty (an absolute
- * XDG_CACHE_HOME only), else $HOME/.cache/gantty.  A cache file belongs to
- * one file: it is keyed by the file's absolute path (realpath), device,
- * inode, size, mtime and ctime (nanoseconds), and records a format version,
+ * XDG_CACHE_HOME only), else $HOME/.cache/gantty (an absolute HOME, else the
+ * home directory of the password database).  A cache file belongs to
+ * one file: it is keyed by the file's absolute path, device, inode, size,
+ * mtime and ctime (nanoseconds), all taken from the descriptor the trace
+ * is then read from (the path by /proc/self/fd, else realpath()), so that
+ * a name re-pointed while it loads cannot key one file's model with
+ * another's identity; the key records a format version,
  * the gantty version, the byte order and the size of every record type of
  * the build that wrote it.  It is written to a temporary file in DIR and
  * renamed into place, so readers see a whole cache or none.
@@ -53,6 +57,7 @@ struct load_error;
 /* What identifies one version of a file; see the top of this file. */
 struct cache_key {
 	char *abspath;          /* malloc'd */
+	int fd;                 /* the file, open: the key is its fstat() */
 	uint64_t dev, ino;
 	int64_t size, mtime_ns, ctime_ns;
 	int64_t now_ns;         /* wall clock when the key was taken */
@@ -65,13 +70,20 @@ struct cache_key {
 int cache_dir(char *buf, size_t size);
 
 /*
- * Fills k for path.  Returns 0, or -1 with why filled when path cannot be
- * cached: "-" (standard input), not a regular file, or not stat-able.
- * Free k with cache_key_free() after a 0 return.
+ * Fills k for fd, open on path (k->fd = fd; not closed here).  Returns 0,
+ * or -1 with why filled when it cannot be cached: not a regular file, or
+ * not stat-able.  Free k with cache_key_free() after a 0 return.
  */
-int cache_key_get(struct cache_key *k, const char *path, char *why, size_t whysize);
-/* Frees what k owns; k may be zeroed. */
+int cache_key_get(struct cache_key *k, int fd, const char *path, char *why,
+    size_t whysize);
+/* Frees what k owns (not its fd); k may be zeroed. */
 void cache_key_free(struct cache_key *k);
+/*
+ * For tests only: called by cache_load_trace() with the path just after
+ * the file is opened and before its key is taken (a test re-points a link
+ * there).  NULL in gantty.
+ */
+extern void (*cache_test_after_open)(const char *path);
 
 /*
  * Writes the cache file path of k in dir into buf.  Returns 0, or -1 when it

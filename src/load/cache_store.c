@@ -204,7 +204,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 		    CACHE_RACY_S);
 		return -1;
 	}
-	if (stat(k->abspath, &st) < 0) {
+	if (fstat(k->fd, &st) < 0) {
 		load_say(why, whysize, "%s: %s", k->abspath, strerror(errno));
 		return -1;
 	}

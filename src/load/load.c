@@ -435,8 +435,36 @@ load_settings(const struct load_opts *opts, int *fast, int *threads,
 }
 
 int
+load_open(const char *path, struct load_error *err)
+{
+	int fd;
+
+	memset(err, 0, sizeof *err);
+	if (strcmp(path, "-") == 0)
+		fd = dup(STDIN_FILENO);
+	else
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+		err->not_file = errno == ENOENT || errno == ELOOP || errno == EISDIR;
+	}
+	return fd;
+}
+
+int
 load_trace(struct trace *t, const char *path, const struct load_opts *opts,
     struct load_error *err)
+{
+	int fd = load_open(path, err);
+
+	if (fd < 0)
+		return -1;
+	return load_trace_fd(t, fd, path, opts, err);
+}
+
+int
+load_trace_fd(struct trace *t, int fd, const char *path,
+    const struct load_opts *opts, struct load_error *err)
 {
 	struct reader rd;
 	struct stat st;
@@ -445,16 +473,7 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 
 	memset(err, 0, sizeof *err);
 	memset(&rd, 0, sizeof rd);
-	if (strcmp(path, "-") == 0) {
-		rd.fd = dup(STDIN_FILENO);
-	} else {
-		rd.fd = open(path, O_RDONLY);
-	}
-	if (rd.fd < 0) {
-		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
-		err->not_file = errno == ENOENT || errno == ELOOP || errno == EISDIR;
-		return -1;
-	}
+	rd.fd = fd;
 	if (fstat(rd.fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			snprintf(err->msg, sizeof err->msg, "%s: is a directory", path);
