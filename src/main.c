@@ -474,8 +474,14 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	session_init(&s);
 	s.comm_pattern = cli.comm_pattern != NULL ? &cli.comm_re : NULL;
-	status = session_load(&s, &inputs, !cli.no_cache &&
-	    cache_dir(cache, sizeof cache) == 0 ? cache : NULL, &hooks);
+	if (!cli.no_cache && cache_dir(cache, sizeof cache, err, sizeof err) < 0) {
+		if (cli.verbose)
+			fprintf(stderr, "gantty: %s\n", err);
+		cli.no_cache = 1;
+	}
+	if (!cli.no_cache)
+		cache_cleanup_on_signals();
+	status = session_load(&s, &inputs, !cli.no_cache ? cache : NULL, &hooks);
 	if (prog.count_shown)
 		fputs("\r\033[K", stderr);
 	prog.file_shown = prog.count_shown = 0;

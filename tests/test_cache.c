@@ -17,6 +17,8 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <pwd.h>
+#include <sys/wait.h>
 
 static char tmpdir[64];         /* a private directory per test */
 static char cdir[128];          /* the cache directory in it */
@@ -703,20 +705,110 @@ Test(cache, fresh_files_and_stdin_are_not_cached)
 
 Test(cache, dir_from_the_environment)
 {
-	char buf[256];
+	char buf[256], why[256], want[512];
+	struct passwd *pw = getpwuid(geteuid());
 
 	setenv("XDG_CACHE_HOME", "/x/y", 1);
-	cr_assert_eq(cache_dir(buf, sizeof buf), 0);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
 	cr_assert_str_eq(buf, "/x/y/gantty");
 	/* A relative XDG_CACHE_HOME is invalid (XDG spec): HOME's .cache instead. */
 	setenv("XDG_CACHE_HOME", "rel", 1);
 	setenv("HOME", "/home/u", 1);
-	cr_assert_eq(cache_dir(buf, sizeof buf), 0);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
 	cr_assert_str_eq(buf, "/home/u/.cache/gantty");
+	/*
+	 * HOME unset or relative: the password database's home, never the
+	 * current directory (a relative HOME put the cache there; an unset
+	 * one gave no cache and -v said nothing).
+	 */
+	cr_assert(pw != NULL && pw->pw_dir[0] == '/');
+	snprintf(want, sizeof want, "%s/.cache/gantty", pw->pw_dir);
 	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "relative/home", 1);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
+	cr_assert_str_eq(buf, want);
 	unsetenv("HOME");
-	cr_assert_neq(cache_dir(buf, sizeof buf), 0);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
+	cr_assert_str_eq(buf, want);
+	/* too long: no cache, and why says so */
+	setenv("XDG_CACHE_HOME", "/x/y", 1);
+	cr_assert_neq(cache_dir(buf, 8, why, sizeof why), 0);
+	cr_assert_not_null(strstr(why, "no cache"), "%s", why);
 	setenv("XDG_CACHE_HOME", tmpdir, 1);
+}
+
+/* A cache directory another user could write is never read nor written. */
+Test(cache, an_untrusted_directory_is_not_used)
+{
+	struct trace a, b;
+	struct cache_key k;
+	char why[512];
+	char *path = copy_in("tests/fixtures/small.json", "small.json");
+
+	load_and_store(&a, path, &k);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	trace_free(&b);
+	cr_assert_eq(chmod(cdir, 0777), 0);
+	cr_assert_neq(cache_load(&b, path, cdir, &k, why, sizeof why), 0);
+	cr_assert_not_null(strstr(why, "writable by group or others"), "%s", why);
+	cr_assert_neq(cache_store(&a, cdir, &k, why, sizeof why), 0);
+	cr_assert_not_null(strstr(why, "writable by group or others"), "%s", why);
+	cr_assert_eq(chmod(cdir, 0700), 0);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	trace_free(&b);
+	cache_key_free(&k);
+	trace_free(&a);
+}
+
+/* A FIFO at the cache's path is ignored at once (the open blocked). */
+Test(cache, a_fifo_at_the_cache_path_is_ignored, .timeout = 10)
+{
+	struct trace a, b;
+	struct cache_key k;
+	char why[512], file[PATH_MAX];
+	char *path = copy_in("tests/fixtures/small.json", "small.json");
+
+	load_and_store(&a, path, &k);
+	cr_assert_eq(cache_path(file, sizeof file, cdir, &k), 0);
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(mkfifo(file, 0600), 0);
+	cr_assert_neq(cache_load(&b, path, cdir, &k, why, sizeof why), 0);
+	cr_assert_str_eq(why, "not a regular file, ignored");
+	/* and the next store replaces it */
+	cr_assert_eq(cache_store(&a, cdir, &k, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	trace_free(&b);
+	cache_key_free(&k);
+	trace_free(&a);
+}
+
+/*
+ * A cache truncated in place while its trace is loaded (another process
+ * rewriting it): the trace lives in memory of its own, so reading it goes
+ * on (it was mapped from the file, and this died of SIGBUS).
+ */
+Test(cache, a_cache_truncated_while_in_use)
+{
+	struct trace a, b;
+	struct cache_key k;
+	char why[512], file[PATH_MAX];
+	char *path = copy_in("share/example.json.gz", "example.json.gz");
+	uint64_t sum = 0;
+
+	load_and_store(&a, path, &k);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(cache_path(file, sizeof file, cdir, &k), 0);
+	cr_assert_eq(truncate(file, 0), 0);
+	/* drop the file's pages, as memory pressure would */
+	for (size_t i = 0; i < b.nevents; i++)
+		sum += (uint64_t)b.events[i].dur_ns;
+	for (size_t i = 0; i < a.nevents; i++)
+		sum -= (uint64_t)a.events[i].dur_ns;
+	cr_assert_eq(sum, 0);
+	assert_same_trace(&a, &b);
+	trace_free(&b);
+	cache_key_free(&k);
+	trace_free(&a);
 }
 
 /*
@@ -770,4 +862,41 @@ Test(cache, a_link_repointed_while_it_loads)
 	trace_free(&a);
 	trace_free(&b);
 	trace_free(&c);
+}
+
+static void
+raise_sigint(void)
+{
+	raise(SIGINT);
+}
+
+/*
+ * SIGINT while a cache is written: the handler removes the temporary file,
+ * then the process dies of the signal as before (the file stayed forever).
+ */
+Test(cache, sigint_mid_write_leaves_no_temporary)
+{
+	struct trace a;
+	struct cache_key k;
+	char why[512];
+	char *path = copy_in("tests/fixtures/small.json", "small.json");
+	pid_t pid;
+	int st;
+
+	load_file(&a, path);
+	cr_assert_eq(key_get(&k, path, why, sizeof why), 0, "%s", why);
+	fflush(NULL);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		cache_cleanup_on_signals();
+		cache_test_mid_write = raise_sigint;
+		cache_store(&a, cdir, &k, why, sizeof why);
+		_exit(0);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "status %d", st);
+	cr_assert_eq(count_files(), 0, "a temporary file was left behind");
+	cache_key_free(&k);
+	trace_free(&a);
 }

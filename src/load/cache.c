@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <pwd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -158,18 +159,64 @@ ts_ns(const struct timespec *ts)
 }
 
 int
-cache_dir(char *buf, size_t size)
+cache_dir(char *buf, size_t size, char *why, size_t whysize)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
 	int n;
 
-	if (x != NULL && x[0] == '/')
+	load_say(why, whysize, "%s", "");
+	if (x != NULL && x[0] == '/') {
 		n = snprintf(buf, size, "%s/gantty", x);
-	else if (home != NULL && home[0] != '\0')
+	} else if (home != NULL && home[0] == '/') {
 		n = snprintf(buf, size, "%s/.cache/gantty", home);
-	else
+	} else if ((pw = getpwuid(geteuid())) != NULL && pw->pw_dir != NULL &&
+	    pw->pw_dir[0] == '/') {
+		/* HOME unset or relative (the cache would land under the
+		   current directory): the password database's home */
+		n = snprintf(buf, size, "%s/.cache/gantty", pw->pw_dir);
+	} else {
+		load_say(why, whysize, "no cache: neither XDG_CACHE_HOME nor HOME is "
+		    "an absolute path, and the password database has no home for "
+		    "this user");
 		return -1;
-	return n < 0 || (size_t)n >= size ? -1 : 0;
+	}
+	if (n < 0 || (size_t)n >= size) {
+		load_say(why, whysize, "no cache: its directory's name is too long");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Whether dir may hold caches: a directory of this user's, not writable by
+ * group or others (a cache is read as a model: another user's could forge
+ * one).  A missing dir is fine (cache_store() creates it, mode 0700).
+ * Returns 0, or -1 with why.
+ */
+int
+cache_dir_trusted(const char *dir, char *why, size_t whysize)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : (load_say(why, whysize,
+		    "cache directory %s: %s", dir, strerror(errno)), -1);
+	if (!S_ISDIR(st.st_mode)) {
+		load_say(why, whysize, "cache directory %s is not a directory", dir);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		load_say(why, whysize, "cache directory %s is not owned by this user",
+		    dir);
+		return -1;
+	}
+	if ((st.st_mode & 022) != 0) {
+		load_say(why, whysize, "cache directory %s is writable by group or "
+		    "others (chmod 700 it)", dir);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -601,6 +648,24 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	return 0;
 }
 
+/* Reads len bytes of fd from offset 0 into p.  Returns 0, or -1. */
+static int
+read_fully(int fd, char *p, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, p + got, len - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
 int
 cache_load(struct trace *t, const char *path, const char *dir,
     const struct cache_key *k, char *why, size_t whysize)
@@ -623,12 +688,19 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	strtab_init(&t->strs);
 
 	memset(&r, 0, sizeof r);
+	if (cache_dir_trusted(dir, why, whysize) < 0)
+		goto out;
+	/* not blocking (a FIFO there would hang the load), no link followed */
 	if (cache_path(file, sizeof file, dir, k) < 0 ||
-	    (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		load_say(why, whysize, "absent");
+	    (fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)) < 0) {
+		load_say(why, whysize, errno == ELOOP ? "a link, ignored" : "absent");
 		goto out;
 	}
-	if (fstat(fd, &st) < 0 || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		load_say(why, whysize, "not a regular file, ignored");
+		goto out_close;
+	}
+	if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
 		load_say(why, whysize, "corrupt: short header");
 		goto out_close;
 	}
@@ -660,14 +732,23 @@ cache_load(struct trace *t, const char *path, const char *dir,
 		load_say(why, whysize, "corrupt: size");
 		goto out_close;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
-	    fd, 0);
+	/*
+	 * Read into memory of our own, not mapped from the file: a cache
+	 * truncated in place (another gantty rewriting it, a full disk
+	 * cleaned) would kill a viewer that has it mapped with SIGBUS.
+	 */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
 		load_say(why, whysize, "not mapped: %s", strerror(errno));
 		goto out_close;
 	}
 	t->map = map;
 	t->map_len = (size_t)st.st_size;
+	if (read_fully(fd, map, (size_t)st.st_size) < 0) {
+		load_say(why, whysize, "corrupt: short read");
+		goto out_close;
+	}
 	r.p = (const char *)map + sizeof h;
 	r.len = size;
 	/* the checksum runs beside the range checks; both must pass */

@@ -29,8 +29,9 @@
  * (lower-case, no full stop), for main's -v notes.  Failing to write a cache
  * is never an error for the caller.
  *
- * Costs: cache_load() reads the file in one read() per array and checks it in
- * O(size); cache_store() writes it in O(size).  The file is about 30% of
+ * Costs: cache_load() reads the file into memory (not mapped: a cache
+ * truncated in place would raise SIGBUS in a viewer that maps it) and
+ * checks it in O(size); cache_store() writes it in O(size).  The file is about 30% of
  * the JSON's size (the interval indexes and busy sets are stored, the
  * string hash table is rebuilt).
  */
@@ -64,10 +65,18 @@ struct cache_key {
 };
 
 /*
- * Writes the cache directory (not created) into buf.  Returns 0, or -1 when
- * neither an absolute XDG_CACHE_HOME nor HOME is set, or it does not fit.
+ * Writes the cache directory (not created) into buf: $XDG_CACHE_HOME/gantty
+ * when it is absolute, else $HOME/.cache/gantty when HOME is absolute, else
+ * the password database's home's .cache/gantty.  Returns 0, or -1 with why
+ * ("no cache: ...", for -v) when there is none or it does not fit.
  */
-int cache_dir(char *buf, size_t size);
+int cache_dir(char *buf, size_t size, char *why, size_t whysize);
+/*
+ * Whether dir may hold caches: this user's and not writable by group or
+ * others (or not there yet).  Returns 0, or -1 with why.  cache_load() and
+ * cache_store() use no other.
+ */
+int cache_dir_trusted(const char *dir, char *why, size_t whysize);
 
 /*
  * Fills k for fd, open on path (k->fd = fd; not closed here).  Returns 0,
@@ -108,6 +117,19 @@ int cache_load(struct trace *t, const char *path, const char *dir,
  */
 int cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
     char *why, size_t whysize);
+
+/*
+ * Installs handlers for SIGINT, SIGTERM and SIGHUP (unless ignored) that
+ * remove the temporary files being written, then die of the signal as
+ * before.  cache_store() also removes, once a run, the temporary files
+ * older than an hour that a writer killed otherwise (SIGKILL, a crash)
+ * left in the directory.
+ */
+void cache_cleanup_on_signals(void);
+/* Unlinks the temporary files being written; async-signal-safe. */
+void cache_signal_cleanup(void);
+/* For tests only: called by cache_store() with its temporary file written. */
+extern void (*cache_test_mid_write)(void);
 
 /*
  * load_trace() with the cache: when dir is not NULL and path can be cached,
