@@ -266,6 +266,22 @@ hostile "B/E spans across the whole range" 0 "gantty: warning: $hx/begin-end-hug
 	"$hx/begin-end-huge.json"
 has '"time_range": {"start_ns": -4611686018427387000, "end_ns": 4611686018427387000}' "the spans are exact"
 
+# Ranks beyond 0..2^31-1 and world sizes beyond 1..2^20, from
+# distributedInfo or a file name: counted and ignored (rank * 65536
+# overflowed in the report; a world of 1e9 listed a million missing ranks).
+printf '{"distributedInfo": {"rank": 4611686018427387904, "world_size": 1000000000}, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 1}]}' \
+	>"$tmp/bigrank.json"
+hostile "a distributedInfo rank and world size out of range" 0 \
+	"gantty: warning: $tmp/bigrank.json: 2 ranks or world sizes out of range (ignored)" "$tmp/bigrank.json"
+has '"bad_rank": 2}' "  counted in the report"
+has '"rank_source": "position"' "  the rank is taken from the position"
+cp "$tmp/bigrank.json" "$tmp/rank99999999999.json"
+sed 's/"rank": 4611686018427387904, //' "$tmp/bigrank.json" >"$tmp/rank99999999999.json"
+hostile "a rank in the file name beyond 2^31-1" 0 \
+	"gantty: warning: $tmp/rank99999999999.json: 2 ranks or world sizes out of range (ignored)" "$tmp/rank99999999999.json"
+expect 2 "--rank beyond 2^31-1 is a usage error" "$GANTTY" --report -q --rank=2147483648 "$tmp/bigrank.json"
+expect 2 "--world-size beyond 2^20 is a usage error" "$GANTTY" --report -q --world-size=1048577 "$tmp/bigrank.json"
+
 # ---- deep, long, wide ---------------------------------------------------
 
 # 100k levels of nesting in one event's args: skipped, counted, the events

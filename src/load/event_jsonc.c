@@ -405,10 +405,18 @@ event_jsonc_header(struct trace *t, const char *key, json_object *v)
 	} else if (strcmp(key, "distributedInfo") == 0 &&
 	    json_object_is_type(v, json_type_object)) {
 		t->has_distributed = 1;
-		if (load_get_int(t, v, "rank", &n) > 0)
-			t->dist_rank = n;
-		if (load_get_int(t, v, "world_size", &n) > 0)
-			t->world_size = n;
+		if (load_get_int(t, v, "rank", &n) > 0) {
+			if (n >= 0 && n <= TRACE_RANK_MAX)
+				t->dist_rank = n;
+			else
+				t->warn.bad_rank++;
+		}
+		if (load_get_int(t, v, "world_size", &n) > 0) {
+			if (n >= 1 && n <= TRACE_WORLD_MAX)
+				t->world_size = n;
+			else
+				t->warn.bad_rank++;
+		}
 		t->dist_backend = event_intern_arg(t, v, "backend");
 	} else if (strcmp(key, "baseTimeNanoseconds") == 0) {
 		if (json_object_is_type(v, json_type_int)) {

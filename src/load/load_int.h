@@ -76,6 +76,7 @@ struct reader {
 	json_tokener *tok;
 	struct jscan js;
 	int fast;               /* decode events with jscan where it can */
+	uint64_t value_limit;   /* rd_value(): at most this many bytes (0: any) */
 	struct taker *taker;    /* the taker thread, or NULL */
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */

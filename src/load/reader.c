@@ -315,6 +315,8 @@ rd_peek(struct reader *rd)
 int
 rd_value(struct reader *rd, json_object **out)
 {
+	uint64_t start = rd_offset(rd);
+
 	json_tokener_reset(rd->tok);
 	rd->mark = rd->pos;
 	rd->marked = 1;
@@ -342,6 +344,14 @@ rd_value(struct reader *rd, json_object **out)
 		}
 		if (jerr == json_tokener_continue) {
 			rd->pos += avail;
+			if (rd->value_limit > 0 && rd_offset(rd) - start > rd->value_limit) {
+				rd->marked = 0;
+				rd->pos = rd->len;
+				load_set_error(rd, rd->pos, "a value of more than %llu bytes "
+				    "(not a report gantty wrote)",
+				    (unsigned long long)rd->value_limit);
+				return RD_ERR;
+			}
 			continue;
 		}
 		if (jerr == json_tokener_error_depth && rd->marked) {

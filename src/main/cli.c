@@ -12,6 +12,7 @@
 
 #include "analysis/metrics.h"
 #include "base/units.h"
+#include "model/event.h"
 #include "main/cli.h"
 #include "tui/style.h"
 #include "view/keymap.h"
@@ -374,6 +375,9 @@ cli_parse(struct cli *c, int argc, char **argv)
 			c->rank = parse_int(optarg, "--rank needs a rank number, not '%s'");
 			if (c->rank < 0)
 				cli_usage_error("--rank needs a rank number, not '%s'", optarg);
+			if (c->rank > TRACE_RANK_MAX)
+				cli_usage_error("--rank=%s: out of range 0..2147483647",
+				    optarg);
 			break;
 		case OPT_MIN_GAP:
 			if (units_parse_duration(optarg, &o->min_gap_ns) != UNITS_OK)
@@ -387,6 +391,9 @@ cli_parse(struct cli *c, int argc, char **argv)
 			    "--world-size needs a positive integer, not '%s'");
 			if (o->mfu.world_size <= 0)
 				cli_usage_error("--world-size needs a positive integer, not '%s'",
+				    optarg);
+			if (o->mfu.world_size > TRACE_WORLD_MAX)
+				cli_usage_error("--world-size=%s: out of range 1..1048576",
 				    optarg);
 			break;
 		case 'h':

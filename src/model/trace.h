@@ -83,7 +83,8 @@ struct device_prop {
 	X(trailing_bytes, "trailing_bytes", "bytes after the end of the JSON value (ignored)") \
 	X(too_many_events, "too_many_events", "events beyond the 4 billion limit (skipped)") \
 	X(too_deep, "too_deep", "events or header values nested deeper than 64 levels (skipped)") \
-	X(devices_skipped, "devices_skipped", "GPU devices beyond the first 64 of the trace (not analysed)")
+	X(devices_skipped, "devices_skipped", "GPU devices beyond the first 64 of the trace (not analysed)") \
+	X(bad_rank, "bad_rank", "ranks or world sizes out of range (ignored)")
 
 /*
  * The events a few analyses look for among millions, listed by
