@@ -273,7 +273,7 @@ printf '{"distributedInfo": {"rank": 4611686018427387904, "world_size": 10000000
 	>"$tmp/bigrank.json"
 hostile "a distributedInfo rank and world size out of range" 0 \
 	"gantty: warning: $tmp/bigrank.json: 2 ranks or world sizes out of range (ignored)" "$tmp/bigrank.json"
-has '"bad_rank": 2}' "  counted in the report"
+has '"bad_rank": 2,' "  counted in the report"
 has '"rank_source": "position"' "  the rank is taken from the position"
 cp "$tmp/bigrank.json" "$tmp/rank99999999999.json"
 sed 's/"rank": 4611686018427387904, //' "$tmp/bigrank.json" >"$tmp/rank99999999999.json"
@@ -312,8 +312,17 @@ mb=50
 { printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "name": "'
   head -c $((mb * 1000000)) /dev/zero | tr '\0' 'n'
   printf '"}, {"ph": "X", "cat": "kernel", "name": "small", "pid": 0, "tid": 7, "ts": 3, "dur": 1}]}'; } >"$tmp/long.json"
-hostile "a $mb MB string" 0 "" "$tmp/long.json"
+# Names are bounded (1 MiB, cut with a counted warning): a 4 GiB name
+# reached the JSON report cut to 2,147,318,977 bytes, silently.
+hostile "a $mb MB string" 0 "gantty: warning: $tmp/long.json: 1 strings longer than 1 MiB (cut to their first MiB)" "$tmp/long.json"
 has '"events": 2,' "the event with a $mb MB name loads"
+has '"long_strings": 1}' "  the cut is counted"
+check "  the name is its first MiB" test "$(grep -o 'nnnnn*' "$tmp/out" | awk '{ print length }' | sort -n | tail -n 1)" -eq 1048576
+# Cut at a character boundary: a name of 700k two-byte characters.
+{ printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "name": "'
+  awk 'BEGIN { for (i = 0; i < 7000; i++) { s = ""; for (j = 0; j < 100; j++) s = s "\303\251"; printf "%s", s } }'
+  printf '"}]}'; } >"$tmp/longutf8.json"
+hostile "a long name of two-byte characters" 0 "gantty: warning: $tmp/longutf8.json: 1 strings longer than 1 MiB" "$tmp/longutf8.json"
 # A timestamp of 100k digits.
 { printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "dur": 1, "ts": 1'
   head -c 100000 /dev/zero | tr '\0' '7'
