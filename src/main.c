@@ -14,6 +14,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +32,33 @@
 #include "report/report.h"
 #include "report/report_analyses.h"
 #include "report/report_compare.h"
+#include "report/emit.h"
 #include "report/report_input.h"
 #include "tui/style.h"
 #include "tui/tui.h"
 #include "view/command.h"
 #include "view/view.h"
+
+/*
+ * Prints "gantty: " and the message on standard error, made safe for a
+ * terminal as the text report's names are (emit_text_str(): controls, C1
+ * and bidirectional controls become '?'): file names and names from a
+ * trace are in most messages, and a file named with an OSC sequence set
+ * the terminal's title.
+ */
+static void __attribute__((format(printf, 1, 2)))
+say(const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fputs("gantty: ", stderr);
+	emit_text_str(stderr, buf);
+	putc('\n', stderr);
+}
 
 /* The load's progress lines on standard error (session_hooks). */
 struct progress {
@@ -86,12 +109,12 @@ show_progress(const char *path, uint64_t done, uint64_t total, void *ctx)
 		return;
 	}
 	p->file_shown = 1;
+	fputs("\r\033[Kgantty: loading ", stderr);
+	emit_text_str(stderr, path);
 	if (total > 0)
-		fprintf(stderr, "\r\033[Kgantty: loading %s  %3d%%", path,
-		    (int)(100.0 * (double)done / (double)total));
+		fprintf(stderr, "  %3d%%", (int)(100.0 * (double)done / (double)total));
 	else
-		fprintf(stderr, "\r\033[Kgantty: loading %s  %llu MB", path,
-		    (unsigned long long)(done >> 20));
+		fprintf(stderr, "  %llu MB", (unsigned long long)(done >> 20));
 }
 
 /* A file is loaded: the cache's note, and "loaded N of M traces". */
@@ -105,7 +128,7 @@ show_loaded(const char *path, const char *note, size_t done, size_t n, void *ctx
 		fputs("\r\033[K", stderr);
 	p->file_shown = 0;
 	if (p->verbose && note[0] != '\0')
-		fprintf(stderr, "gantty: %s\n", note);
+		say("%s", note);
 	if (n > 1 && p->tty && (p->count_shown || elapsed_s(&p->start) >= 1.0)) {
 		p->count_shown = 1;
 		fprintf(stderr, "\r\033[Kgantty: loaded %zu of %zu traces", done, n);
@@ -118,7 +141,7 @@ show_warnings(const struct session *s, const struct cli *c, size_t *shown)
 {
 	for (; *shown < s->nwarnings; (*shown)++)
 		if (!c->quiet)
-			fprintf(stderr, "gantty: warning: %s\n", s->warnings[*shown]);
+			say("warning: %s", s->warnings[*shown]);
 }
 
 /* Sets up the view for the command line's window, step and toggles. */
@@ -243,11 +266,11 @@ run_viewer(const struct cli *c, struct session *s, const char *title)
 			one.ascii = 1;
 		one.color = STYLE_COLOR_NEVER;
 		rc = run_render(&one, s, title);
-		fprintf(stderr, "gantty: %s\n", tui_error());
+		say("%s", tui_error());
 		return rc;
 	}
 	if (rc == 1 && *tui_error() != '\0')
-		fprintf(stderr, "gantty: %s\n", tui_error());
+		say("%s", tui_error());
 	return rc;
 }
 
@@ -266,7 +289,7 @@ open_report_rank(const struct cli *c, const struct report_rank *r)
 	int n = 0;
 
 	if (report_input_trace_path(r, path, sizeof path, err, sizeof err) < 0) {
-		fprintf(stderr, "gantty: %s\n", err);
+		say("%s", err);
 		return EXIT_INPUT;
 	}
 	args[n++] = (char *)"gantty";
@@ -295,8 +318,7 @@ open_report_rank(const struct cli *c, const struct report_rank *r)
 	args[n] = NULL;
 	fflush(NULL);
 	execv("/proc/self/exe", args);
-	fprintf(stderr, "gantty: cannot start gantty again for %s: %s\n", path,
-	    strerror(errno));
+	say("cannot start gantty again for %s: %s", path, strerror(errno));
 	return EXIT_INPUT;
 }
 
@@ -316,7 +338,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 	struct view v;
 
 	if (report_input_load(&r, in, err, sizeof err) < 0) {
-		fprintf(stderr, "gantty: %s\n", err);
+		say("%s", err);
 		report_input_free(&r);
 		return EXIT_INPUT;
 	}
@@ -368,7 +390,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 			status = print_frame(&one, &v, title);
 		}
 		if (status != 0 && *tui_error() != '\0')
-			fprintf(stderr, "gantty: %s\n", tui_error());
+			say("%s", tui_error());
 		if (status == 0 && v.open_rank && v.rank < r.set.n) {
 			size_t k = v.rank;
 
@@ -395,7 +417,7 @@ run_mode(const struct cli *c, struct session *s)
 
 		if (session_diff(s, &c->opts, c->diff_steps ? c->diff_step : NULL,
 		    c->rank, &d) < 0) {
-			fprintf(stderr, "gantty: %s\n", s->err);
+			say("%s", s->err);
 			return EXIT_INPUT;
 		}
 		if (report_compare_write(stdout, c->fmt, d.a, d.b, &d.d, c->ascii) < 0) {
@@ -457,7 +479,7 @@ main(int argc, char **argv)
 	memset(&inputs, 0, sizeof inputs);
 	if (input_expand(&inputs, argv + optind, (size_t)(argc - optind), err,
 	    sizeof err) < 0) {
-		fprintf(stderr, "gantty: %s\n", err);
+		say("%s", err);
 		return EXIT_INPUT;
 	}
 	if (cli.reports) {
@@ -476,7 +498,7 @@ main(int argc, char **argv)
 	s.comm_pattern = cli.comm_pattern != NULL ? &cli.comm_re : NULL;
 	if (!cli.no_cache && cache_dir(cache, sizeof cache, err, sizeof err) < 0) {
 		if (cli.verbose)
-			fprintf(stderr, "gantty: %s\n", err);
+			say("%s", err);
 		cli.no_cache = 1;
 	}
 	if (!cli.no_cache)
@@ -487,7 +509,7 @@ main(int argc, char **argv)
 	prog.file_shown = prog.count_shown = 0;
 	show_warnings(&s, &cli, &shown);
 	if (status < 0) {
-		fprintf(stderr, "gantty: %s\n", s.err);
+		say("%s", s.err);
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -504,7 +526,7 @@ main(int argc, char **argv)
 	if (cli.window != NULL && session_window(&s, cli.window, &cli.opts) < 0)
 		cli_usage_error("%s", s.err);
 	if (session_analyse(&s, &cli.opts, cli.rank) < 0) {
-		fprintf(stderr, "gantty: %s\n", s.err);
+		say("%s", s.err);
 		status = EXIT_INPUT;
 		goto out;
 	}

@@ -222,6 +222,36 @@ has '"fine é€' "valid UTF-8 is kept"
 "$GANTTY" --report "$hx/invalid-utf8.json" >"$tmp/text" 2>/dev/null
 if grep -q "$(printf '\302\233')" "$tmp/text"; then fail "a C1 control reached the text report"; else
 	pass "no C1 control in the text report"; fi
+# Terminal controls in names and file names never reach a terminal raw: a
+# file named with an OSC sequence set the terminal's title through the
+# warning that names it; bidi controls (U+202E) passed raw in the text
+# report and --diff, C1 controls (U+0085, U+009B, U+009D) raw in JSON.
+osc=$(printf 'x\033]0;pwned\007y')
+cp "$hx/cut-mid-event.json" "$tmp/$osc.json"
+"$GANTTY" --report -q "$tmp/$osc.json" >/dev/null 2>&1
+"$GANTTY" --report "$tmp/$osc.json" >/dev/null 2>"$tmp/err"
+if grep -q "$(printf '\033')" "$tmp/err" || grep -q "$(printf '\007')" "$tmp/err"; then
+	fail "a file name with an OSC sequence reached standard error raw"
+else
+	pass "a file name with an OSC sequence is escaped on standard error"
+fi
+file_has "$tmp/err" "x?]0;pwned?y.json" "  shown with '?' for the controls"
+"$GANTTY" --report -q "$tmp/nosuch-$osc.json" >/dev/null 2>"$tmp/err"
+if grep -q "$(printf '\033')" "$tmp/err"; then fail "an error naming such a file is raw"; else
+	pass "an error naming such a file is escaped"; fi
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "evil\342\200\256gnp\302\205\302\233\302\235\342\201\246k", "pid": 0, "tid": 7, "ts": 1, "dur": 5}, {"ph": "X", "cat": "kernel", "name": "\344\270\255\346\226\207 e\314\201", "pid": 0, "tid": 7, "ts": 10, "dur": 5}]}' >"$tmp/bidi.json"
+hostile "bidi and C1 controls in names" 0 "" "$tmp/bidi.json"
+has 'evil\u202egnp\u0085\u009b\u009d\u2066k' "  JSON escapes bidi and C1 controls as \\uXXXX"
+has "$(printf '\344\270\255\346\226\207 e\314\201')" "  CJK and combining marks are kept in JSON"
+"$GANTTY" --report "$tmp/bidi.json" >"$tmp/text" 2>/dev/null
+if grep -q "$(printf '\342\200\256')" "$tmp/text" || grep -q "$(printf '\302\205')" "$tmp/text"; then
+	fail "a bidi or C1 control reached the text report"; else pass "no bidi or C1 control in the text report"; fi
+file_has "$tmp/text" "evil?gnp????k" "  the text report shows them as '?'"
+file_has "$tmp/text" "$(printf '\344\270\255\346\226\207 e\314\201')" "  and CJK and combining marks as themselves"
+"$GANTTY" --diff "$tmp/bidi.json" "$tmp/bidi.json" >"$tmp/text" 2>/dev/null
+if grep -q "$(printf '\342\200\256')" "$tmp/text"; then fail "a bidi control reached --diff"; else
+	pass "no bidi control in --diff"; fi
+file_has "$tmp/text" "evil?gnp" "  --diff shows it as '?'"
 hostile "duplicate keys" 0 "" "$hx/duplicate-keys.json"
 has '"time_range": {"start_ns": 2000, "end_ns": 11000}' "the last duplicate key wins, both event arrays are read"
 hostile "UTF-8 byte order mark" 0 "" "$hx/bom.json"

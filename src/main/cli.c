@@ -13,6 +13,7 @@
 #include "analysis/metrics.h"
 #include "base/units.h"
 #include "model/event.h"
+#include "report/emit.h"
 #include "main/cli.h"
 #include "tui/style.h"
 #include "view/keymap.h"
@@ -153,8 +154,12 @@ print_usage(void)
 void
 cli_usage_error(const char *fmt, const char *arg)
 {
+	char buf[4096];
+
+	/* arg may be a file name: safe for the terminal (emit.h) */
+	snprintf(buf, sizeof buf, fmt, arg);
 	fputs("gantty: ", stderr);
-	fprintf(stderr, fmt, arg);
+	emit_text_str(stderr, buf);
 	fputs("\nTry 'gantty --help'.\n", stderr);
 	exit(EXIT_USAGE);
 }
@@ -424,7 +429,9 @@ compile(const char **pattern, regex_t *re, int flags, const char *option)
 		return 0;
 	if ((rc = regcomp(re, *pattern, REG_EXTENDED | flags)) != 0) {
 		regerror(rc, re, err, sizeof err);
-		fprintf(stderr, "gantty: %s '%s': %s\n", option, *pattern, err);
+		fprintf(stderr, "gantty: %s '", option);
+		emit_text_str(stderr, *pattern);
+		fprintf(stderr, "': %s\n", err);
 		*pattern = NULL;
 		return -1;
 	}
