@@ -481,6 +481,24 @@ else
 	rm -f "$tmp/oom.json" "$tmp/oom.json.gz"
 fi
 
+# --layer-pattern and --comm-pattern: a back-reference (a glibc extension
+# taking exponential time: over 60 s on 1000-character names) is refused;
+# other patterns are matched on the first 4 KiB of each distinct name
+# ((a|aa)*c took over a minute on ten 200k-character names).
+expect 2 "a back-reference in --layer-pattern is refused" \
+    "$GANTTY" --report -q --layer-pattern='(a*)*\1b' "$top_srcdir/tests/fixtures/small.json"
+file_has "$tmp/err" "back-references (\\1 to \\9) are not supported" "  saying why"
+expect 2 "a back-reference in --comm-pattern is refused" \
+    "$GANTTY" --report -q --comm-pattern='(nccl)\1' "$top_srcdir/tests/fixtures/small.json"
+expect 0 "a backslash-digit in a bracket expression is no back-reference" \
+    "$GANTTY" --report -q --layer-pattern='[\1]x' "$top_srcdir/tests/fixtures/small.json"
+awk 'BEGIN { printf "{\"traceEvents\": [\n"; s = ""; for (j = 0; j < 200000; j++) s = s "a"
+	for (i = 0; i < 10; i++) printf "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s%d\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}\n", (i ? "," : ""), s, i, i * 10
+	printf ",{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1}]}\n" }' >"$tmp/longre.json"
+timed "(a|aa)*c on ten 200k-character names" 0 "" --layer-pattern='(a|aa)*c' "$tmp/longre.json"
+timed "(a|aa)*c as --comm-pattern on them" 0 "" --comm-pattern='(a|aa)*c' "$tmp/longre.json"
+rm -f "$tmp/longre.json"
+
 # A stream named twice (standard input, a FIFO) would be read by two
 # loading threads at once: refused, naming it.
 expect 1 "- given twice is an error" sh -c "echo '{\"traceEvents\": []}' | '$GANTTY' --report -q - -"

@@ -10,6 +10,7 @@
 
 #include "base/ivset.h"
 #include "base/job.h"
+#include "base/pattern.h"
 #include "analysis/metrics.h"
 #include "base/runsort.h"
 #include "analysis/steps.h"
@@ -1262,7 +1263,7 @@ module_collect(struct ctx *c)
 static int
 matches(const char *name, const void *re)
 {
-	return regexec(re, name, 0, NULL, 0) == 0;
+	return pattern_exec(re, name, 0, NULL) == 0;
 }
 
 static void
@@ -1280,7 +1281,7 @@ pattern_collect(struct ctx *c, const regex_t *re)
 			regmatch_t m[2];
 
 			m[1].rm_so = m[1].rm_eo = -1;
-			if (regexec(re, s, 2, m, 0) != 0)
+			if (pattern_exec(re, s, 2, m) != 0)
 				cache[e->name] = NAME_NO;
 			else if (re->re_nsub > 0 && m[1].rm_so >= 0 &&
 			    m[1].rm_eo > m[1].rm_so)

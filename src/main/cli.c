@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
+#include "base/pattern.h"
 #include "base/units.h"
 #include "model/event.h"
 #include "report/emit.h"
@@ -427,8 +428,7 @@ compile(const char **pattern, regex_t *re, int flags, const char *option)
 
 	if (*pattern == NULL)
 		return 0;
-	if ((rc = regcomp(re, *pattern, REG_EXTENDED | flags)) != 0) {
-		regerror(rc, re, err, sizeof err);
+	if ((rc = pattern_compile(re, *pattern, flags, err, sizeof err)) != 0) {
 		fprintf(stderr, "gantty: %s '", option);
 		emit_text_str(stderr, *pattern);
 		fprintf(stderr, "': %s\n", err);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/match.h"
+#include "base/pattern.h"
 #include "base/strtab.h"
 #include "base/xalloc.h"
 #include "model/comm.h"
@@ -160,7 +161,7 @@ name_info(struct classifier *c, uint32_t id)
 		v |= NAME_CTX;
 	r = comm_name_rule(s);
 	if (r == COMM_RULE_NONE && c->pattern != NULL &&
-	    regexec(c->pattern, s, 0, NULL, 0) == 0)
+	    pattern_exec(c->pattern, s, 0, NULL) == 0)
 		r = COMM_RULE_PATTERN;
 	v |= (uint8_t)(r << NAME_RULE_SHIFT);
 	c->name[id] = v;
