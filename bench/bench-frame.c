@@ -188,7 +188,7 @@ main(int argc, char **argv)
 
 	t0 = now();
 	if (cache_load_trace(&t, path, NULL, &err,
-	    use_cache && cache_dir(dir, sizeof dir, note, sizeof note) == 0 ? dir : NULL,
+	    use_cache && cache_dir(dir, sizeof dir, NULL, 0) == 0 ? dir : NULL,
 	    note, sizeof note) < 0) {
 		fprintf(stderr, "bench-frame: %s\n", err.msg);
 		return 1;

@@ -14,6 +14,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 #include "analysis/crossrank.h"
 #include "analysis/session.h"
+#include "base/xalloc.h"
 #include "load/cache.h"
 #include "load/input.h"
 #include "main/cli.h"
@@ -30,6 +32,7 @@
 #include "report/report.h"
 #include "report/report_analyses.h"
 #include "report/report_compare.h"
+#include "report/emit.h"
 #include "report/report_input.h"
 #include "tui/style.h"
 #include "tui/tui.h"
@@ -37,6 +40,27 @@
 #include "view/view.h"
 #include "view/view_nav.h"
 #include "view/view_select.h"
+
+/*
+ * Prints "gantty: " and the message on standard error, made safe for a
+ * terminal as the text report's names are (emit_text_str(): controls, C1
+ * and bidirectional controls become '?'): file names and names from a
+ * trace are in most messages, and a file named with an OSC sequence set
+ * the terminal's title.
+ */
+static void __attribute__((format(printf, 1, 2)))
+say(const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fputs("gantty: ", stderr);
+	emit_text_str(stderr, buf);
+	putc('\n', stderr);
+}
 
 /* The load's progress lines on standard error (session_hooks). */
 struct progress {
@@ -57,6 +81,21 @@ elapsed_s(const struct timespec *since)
 	    (double)(now.tv_nsec - since->tv_nsec) / 1e9;
 }
 
+/* The progress of this run, for end_progress() (an out-of-memory death). */
+static struct progress *progress_now;
+
+/*
+ * xalloc's fatal hook while loading: the progress line on standard error is
+ * cleared, so that "gantty: out of memory ..." starts a line of its own.
+ */
+static void
+end_progress(void)
+{
+	if (progress_now != NULL &&
+	    (progress_now->file_shown || progress_now->count_shown))
+		fputs("\r\033[K", stderr);
+}
+
 /* Shows "loading FILE  42%" once a load takes over a second. */
 static void
 show_progress(const char *path, uint64_t done, uint64_t total, void *ctx)
@@ -72,12 +111,12 @@ show_progress(const char *path, uint64_t done, uint64_t total, void *ctx)
 		return;
 	}
 	p->file_shown = 1;
+	fputs("\r\033[Kgantty: loading ", stderr);
+	emit_text_str(stderr, path);
 	if (total > 0)
-		fprintf(stderr, "\r\033[Kgantty: loading %s  %3d%%", path,
-		    (int)(100.0 * (double)done / (double)total));
+		fprintf(stderr, "  %3d%%", (int)(100.0 * (double)done / (double)total));
 	else
-		fprintf(stderr, "\r\033[Kgantty: loading %s  %llu MB", path,
-		    (unsigned long long)(done >> 20));
+		fprintf(stderr, "  %llu MB", (unsigned long long)(done >> 20));
 }
 
 /* A file is loaded: the cache's note, and "loaded N of M traces". */
@@ -91,7 +130,7 @@ show_loaded(const char *path, const char *note, size_t done, size_t n, void *ctx
 		fputs("\r\033[K", stderr);
 	p->file_shown = 0;
 	if (p->verbose && note[0] != '\0')
-		fprintf(stderr, "gantty: %s\n", note);
+		say("%s", note);
 	if (n > 1 && p->tty && (p->count_shown || elapsed_s(&p->start) >= 1.0)) {
 		p->count_shown = 1;
 		fprintf(stderr, "\r\033[Kgantty: loaded %zu of %zu traces", done, n);
@@ -104,7 +143,7 @@ show_warnings(const struct session *s, const struct cli *c, size_t *shown)
 {
 	for (; *shown < s->nwarnings; (*shown)++)
 		if (!c->quiet)
-			fprintf(stderr, "gantty: warning: %s\n", s->warnings[*shown]);
+			say("warning: %s", s->warnings[*shown]);
 }
 
 /* Sets up the view for the command line's window, step and toggles. */
@@ -251,11 +290,11 @@ run_viewer(const struct cli *c, struct session *s, const char *title)
 			one.ascii = 1;
 		one.color = STYLE_COLOR_NEVER;
 		rc = run_render(&one, s, title);
-		fprintf(stderr, "gantty: %s\n", tui_error());
+		say("%s", tui_error());
 		return rc;
 	}
 	if (rc == 1 && *tui_error() != '\0')
-		fprintf(stderr, "gantty: %s\n", tui_error());
+		say("%s", tui_error());
 	return rc;
 }
 
@@ -274,7 +313,7 @@ open_report_rank(const struct cli *c, const struct report_rank *r)
 	int n = 0;
 
 	if (report_input_trace_path(r, path, sizeof path, err, sizeof err) < 0) {
-		fprintf(stderr, "gantty: %s\n", err);
+		say("%s", err);
 		return EXIT_INPUT;
 	}
 	args[n++] = (char *)"gantty";
@@ -303,8 +342,7 @@ open_report_rank(const struct cli *c, const struct report_rank *r)
 	args[n] = NULL;
 	fflush(NULL);
 	execv("/proc/self/exe", args);
-	fprintf(stderr, "gantty: cannot start gantty again for %s: %s\n", path,
-	    strerror(errno));
+	say("cannot start gantty again for %s: %s", path, strerror(errno));
 	return EXIT_INPUT;
 }
 
@@ -324,7 +362,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 	struct view v;
 
 	if (report_input_load(&r, in, err, sizeof err) < 0) {
-		fprintf(stderr, "gantty: %s\n", err);
+		say("%s", err);
 		report_input_free(&r);
 		return EXIT_INPUT;
 	}
@@ -376,7 +414,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 			status = print_frame(&one, &v, title);
 		}
 		if (status != 0 && *tui_error() != '\0')
-			fprintf(stderr, "gantty: %s\n", tui_error());
+			say("%s", tui_error());
 		if (status == 0 && v.open_rank && v.rank < r.set.n) {
 			size_t k = v.rank;
 
@@ -403,7 +441,7 @@ run_mode(const struct cli *c, struct session *s)
 
 		if (session_diff(s, &c->opts, c->diff_steps ? c->diff_step : NULL,
 		    c->rank, &d) < 0) {
-			fprintf(stderr, "gantty: %s\n", s->err);
+			say("%s", s->err);
 			return EXIT_INPUT;
 		}
 		if (report_compare_write(stdout, c->fmt, d.a, d.b, &d.d, c->ascii) < 0) {
@@ -465,7 +503,7 @@ main(int argc, char **argv)
 	memset(&inputs, 0, sizeof inputs);
 	if (input_expand(&inputs, argv + optind, (size_t)(argc - optind), err,
 	    sizeof err) < 0) {
-		fprintf(stderr, "gantty: %s\n", err);
+		say("%s", err);
 		return EXIT_INPUT;
 	}
 	if (cli.reports) {
@@ -477,23 +515,25 @@ main(int argc, char **argv)
 	prog.verbose = cli.verbose;
 	if (prog.tty)
 		hooks.progress = show_progress;
+	progress_now = &prog;
+	xalloc_set_fatal_hook(end_progress);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	session_init(&s);
 	s.comm_pattern = cli.comm_pattern != NULL ? &cli.comm_re : NULL;
-	{
-		char why[256];
-		int have = !cli.no_cache &&
-		    cache_dir(cache, sizeof cache, why, sizeof why) == 0;
-
-		if (!cli.no_cache && !have && cli.verbose)
-			fprintf(stderr, "gantty: %s\n", why);
-		status = session_load(&s, &inputs, have ? cache : NULL, &hooks);
+	if (!cli.no_cache && cache_dir(cache, sizeof cache, err, sizeof err) < 0) {
+		if (cli.verbose)
+			say("%s", err);
+		cli.no_cache = 1;
 	}
+	if (!cli.no_cache)
+		cache_cleanup_on_signals();
+	status = session_load(&s, &inputs, !cli.no_cache ? cache : NULL, &hooks);
 	if (prog.count_shown)
 		fputs("\r\033[K", stderr);
+	prog.file_shown = prog.count_shown = 0;
 	show_warnings(&s, &cli, &shown);
 	if (status < 0) {
-		fprintf(stderr, "gantty: %s\n", s.err);
+		say("%s", s.err);
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -516,7 +556,7 @@ main(int argc, char **argv)
 			cli_usage_error("%s", s.err);
 	}
 	if (session_analyse(&s, &cli.opts, cli.rank) < 0) {
-		fprintf(stderr, "gantty: %s\n", s.err);
+		say("%s", s.err);
 		status = EXIT_INPUT;
 		goto out;
 	}

@@ -137,6 +137,34 @@ hostile "truncated gzip" 0 "gantty: warning: $tmp/cut.json.gz: " "$tmp/cut.json.
 has '"corrupt_gzip": 0,' "a cut gzip is not corrupt"
 if grep -q '"events": [1-9][0-9][0-9][0-9]*,' "$tmp/out"; then pass "truncated gzip keeps its events"; else
 	fail "truncated gzip keeps its events"; fi
+# Cut exactly between two events, right after '[', or before the last '}'
+# (a job killed mid-write): nothing is left over to count, yet the file is
+# cut short, and every loader says so with the byte where it ended (they
+# loaded it as complete, no warning at all).
+head -n 10001 "$tmp/k20k.json" >"$tmp/cut-between.json"
+cutsz=$(wc -c <"$tmp/cut-between.json")
+printf '{"traceEvents": [' >"$tmp/cut-open.json"
+head -n 20001 "$tmp/k20k.json" >"$tmp/cut-before-brace.json"
+printf ']' >>"$tmp/cut-before-brace.json"
+for how in fast jsonc halves gzip stdin; do
+	f=$tmp/cut-between.json
+	case $how in
+	fast) report "$f" ;;
+	jsonc) GANTTY_JSONC_ONLY=1 report "$f" ;;
+	halves) GANTTY_LOAD_THREADS=2 GANTTY_SPLIT_MIN=4096 report "$f" ;;
+	gzip) gzip -c "$f" >"$tmp/cut-between.json.gz"; f=$tmp/cut-between.json.gz; report "$f" ;;
+	stdin) f=-; report - <"$tmp/cut-between.json" ;;
+	esac
+	verdict "cut between two events ($how)" 0 "gantty: warning: stopped reading at $f: byte $cutsz (line 10002): the file ends before the event array is closed (cut short)"
+	has "\"stopped\": \"$f: byte $cutsz (line 10002): the file ends before the event array is closed (cut short)\"" \
+	    "  the cut is in the report's load warnings ($how)"
+	has '"events": 10000,' "  every event before the cut is kept ($how)"
+done
+hostile "cut right after '['" 0 "gantty: warning: stopped reading at $tmp/cut-open.json: byte 17 (line 1): the file ends before the event array is closed (cut short)" \
+	"$tmp/cut-open.json"
+hostile "cut before the last '}'" 0 "gantty: warning: stopped reading at $tmp/cut-before-brace.json: byte $(wc -c <"$tmp/cut-before-brace.json") (line 20002): the file ends before the top-level object is closed (cut short)" \
+	"$tmp/cut-before-brace.json"
+has '"events": 20000,' "  cut before the last '}': every event kept"
 head -c 10 "$tmp/k20k.json.gz" >"$tmp/header-only.json.gz"
 hostile "gzip header only" 1 "gantty: $tmp/header-only.json.gz: gzip data cut short after 10 bytes, before any content (truncated)" \
 	"$tmp/header-only.json.gz"
@@ -194,6 +222,36 @@ has '"fine é€' "valid UTF-8 is kept"
 "$GANTTY" --report "$hx/invalid-utf8.json" >"$tmp/text" 2>/dev/null
 if grep -q "$(printf '\302\233')" "$tmp/text"; then fail "a C1 control reached the text report"; else
 	pass "no C1 control in the text report"; fi
+# Terminal controls in names and file names never reach a terminal raw: a
+# file named with an OSC sequence set the terminal's title through the
+# warning that names it; bidi controls (U+202E) passed raw in the text
+# report and --diff, C1 controls (U+0085, U+009B, U+009D) raw in JSON.
+osc=$(printf 'x\033]0;pwned\007y')
+cp "$hx/cut-mid-event.json" "$tmp/$osc.json"
+"$GANTTY" --report -q "$tmp/$osc.json" >/dev/null 2>&1
+"$GANTTY" --report "$tmp/$osc.json" >/dev/null 2>"$tmp/err"
+if grep -q "$(printf '\033')" "$tmp/err" || grep -q "$(printf '\007')" "$tmp/err"; then
+	fail "a file name with an OSC sequence reached standard error raw"
+else
+	pass "a file name with an OSC sequence is escaped on standard error"
+fi
+file_has "$tmp/err" "x?]0;pwned?y.json" "  shown with '?' for the controls"
+"$GANTTY" --report -q "$tmp/nosuch-$osc.json" >/dev/null 2>"$tmp/err"
+if grep -q "$(printf '\033')" "$tmp/err"; then fail "an error naming such a file is raw"; else
+	pass "an error naming such a file is escaped"; fi
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "evil\342\200\256gnp\302\205\302\233\302\235\342\201\246k", "pid": 0, "tid": 7, "ts": 1, "dur": 5}, {"ph": "X", "cat": "kernel", "name": "\344\270\255\346\226\207 e\314\201", "pid": 0, "tid": 7, "ts": 10, "dur": 5}]}' >"$tmp/bidi.json"
+hostile "bidi and C1 controls in names" 0 "" "$tmp/bidi.json"
+has 'evil\u202egnp\u0085\u009b\u009d\u2066k' "  JSON escapes bidi and C1 controls as \\uXXXX"
+has "$(printf '\344\270\255\346\226\207 e\314\201')" "  CJK and combining marks are kept in JSON"
+"$GANTTY" --report "$tmp/bidi.json" >"$tmp/text" 2>/dev/null
+if grep -q "$(printf '\342\200\256')" "$tmp/text" || grep -q "$(printf '\302\205')" "$tmp/text"; then
+	fail "a bidi or C1 control reached the text report"; else pass "no bidi or C1 control in the text report"; fi
+file_has "$tmp/text" "evil?gnp????k" "  the text report shows them as '?'"
+file_has "$tmp/text" "$(printf '\344\270\255\346\226\207 e\314\201')" "  and CJK and combining marks as themselves"
+"$GANTTY" --diff "$tmp/bidi.json" "$tmp/bidi.json" >"$tmp/text" 2>/dev/null
+if grep -q "$(printf '\342\200\256')" "$tmp/text"; then fail "a bidi control reached --diff"; else
+	pass "no bidi control in --diff"; fi
+file_has "$tmp/text" "evil?gnp" "  --diff shows it as '?'"
 hostile "duplicate keys" 0 "" "$hx/duplicate-keys.json"
 has '"time_range": {"start_ns": 2000, "end_ns": 11000}' "the last duplicate key wins, both event arrays are read"
 hostile "UTF-8 byte order mark" 0 "" "$hx/bom.json"
@@ -238,6 +296,22 @@ hostile "B/E spans across the whole range" 0 "gantty: warning: $hx/begin-end-hug
 	"$hx/begin-end-huge.json"
 has '"time_range": {"start_ns": -4611686018427387000, "end_ns": 4611686018427387000}' "the spans are exact"
 
+# Ranks beyond 0..2^31-1 and world sizes beyond 1..2^20, from
+# distributedInfo or a file name: counted and ignored (rank * 65536
+# overflowed in the report; a world of 1e9 listed a million missing ranks).
+printf '{"distributedInfo": {"rank": 4611686018427387904, "world_size": 1000000000}, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 1}]}' \
+	>"$tmp/bigrank.json"
+hostile "a distributedInfo rank and world size out of range" 0 \
+	"gantty: warning: $tmp/bigrank.json: 2 ranks or world sizes out of range (ignored)" "$tmp/bigrank.json"
+has '"bad_rank": 2,' "  counted in the report"
+has '"rank_source": "position"' "  the rank is taken from the position"
+cp "$tmp/bigrank.json" "$tmp/rank99999999999.json"
+sed 's/"rank": 4611686018427387904, //' "$tmp/bigrank.json" >"$tmp/rank99999999999.json"
+hostile "a rank in the file name beyond 2^31-1" 0 \
+	"gantty: warning: $tmp/rank99999999999.json: 2 ranks or world sizes out of range (ignored)" "$tmp/rank99999999999.json"
+expect 2 "--rank beyond 2^31-1 is a usage error" "$GANTTY" --report -q --rank=2147483648 "$tmp/bigrank.json"
+expect 2 "--world-size beyond 2^20 is a usage error" "$GANTTY" --report -q --world-size=1048577 "$tmp/bigrank.json"
+
 # ---- deep, long, wide ---------------------------------------------------
 
 # 100k levels of nesting in one event's args: skipped, counted, the events
@@ -268,8 +342,17 @@ mb=50
 { printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "name": "'
   head -c $((mb * 1000000)) /dev/zero | tr '\0' 'n'
   printf '"}, {"ph": "X", "cat": "kernel", "name": "small", "pid": 0, "tid": 7, "ts": 3, "dur": 1}]}'; } >"$tmp/long.json"
-hostile "a $mb MB string" 0 "" "$tmp/long.json"
+# Names are bounded (1 MiB, cut with a counted warning): a 4 GiB name
+# reached the JSON report cut to 2,147,318,977 bytes, silently.
+hostile "a $mb MB string" 0 "gantty: warning: $tmp/long.json: 1 strings longer than 1 MiB (cut to their first MiB)" "$tmp/long.json"
 has '"events": 2,' "the event with a $mb MB name loads"
+has '"long_strings": 1}' "  the cut is counted"
+check "  the name is its first MiB" test "$(grep -o 'nnnnn*' "$tmp/out" | awk '{ print length }' | sort -n | tail -n 1)" -eq 1048576
+# Cut at a character boundary: a name of 700k two-byte characters.
+{ printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "name": "'
+  awk 'BEGIN { for (i = 0; i < 7000; i++) { s = ""; for (j = 0; j < 100; j++) s = s "\303\251"; printf "%s", s } }'
+  printf '"}]}'; } >"$tmp/longutf8.json"
+hostile "a long name of two-byte characters" 0 "gantty: warning: $tmp/longutf8.json: 1 strings longer than 1 MiB" "$tmp/longutf8.json"
 # A timestamp of 100k digits.
 { printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "dur": 1, "ts": 1'
   head -c 100000 /dev/zero | tr '\0' '7'
@@ -371,6 +454,50 @@ awk -v n=$((1000 * k)) 'BEGIN { printf "{\"traceEvents\": [\n"
 timed "$((1000 * k)) kernels at one instant" 0 "" "$tmp/pile.json"
 has '"rows": 65535,' "the pile saturates at 65535 sub-rows"
 rm -f "$tmp/tracks.json" "$tmp/devices.json" "$tmp/stream.json" "$tmp/names.json" "$tmp/pile.json"
+
+# Out of memory: under ulimit -v, a trace too big for the memory left ends
+# with exit 1 and "gantty: out of memory ...", never abort()'s 134 (the
+# gzip and JSON decoders called abort() past xalloc's path).  Not under
+# ASan, whose shadow memory cannot map under ulimit -v.
+if grep -q __asan_init "$GANTTY" 2>/dev/null; then
+	skip "out of memory under ulimit -v" "an ASan build"
+else
+	awk -v n=300000 'BEGIN { printf "{\"traceEvents\": [\n"
+		for (i = 0; i < n; i++)
+			printf "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": 7, \"ts\": %d, \"dur\": 1}\n",
+			    (i ? "," : ""), i, 2 * i
+		print "]}" }' >"$tmp/oom.json"
+	gzip -c "$tmp/oom.json" >"$tmp/oom.json.gz"
+	for f in "$tmp/oom.json" "$tmp/oom.json.gz"; do
+		(ulimit -v 60000 && exec timeout "$limit" "$GANTTY" --report --no-cache -q "$f") \
+		    >"$tmp/out" 2>"$tmp/err"
+		got=$?
+		verdict "out of memory: ${f##*/} under ulimit -v 60000" 1 "gantty: out of memory " text
+	done
+	(ulimit -v 60000 && exec "$GANTTY" --report --no-cache -q "$top_srcdir/tests/fixtures/small.json") \
+	    >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	verdict "a small trace loads under the same ulimit -v" 0 "" text
+	rm -f "$tmp/oom.json" "$tmp/oom.json.gz"
+fi
+
+# --layer-pattern and --comm-pattern: a back-reference (a glibc extension
+# taking exponential time: over 60 s on 1000-character names) is refused;
+# other patterns are matched on the first 4 KiB of each distinct name
+# ((a|aa)*c took over a minute on ten 200k-character names).
+expect 2 "a back-reference in --layer-pattern is refused" \
+    "$GANTTY" --report -q --layer-pattern='(a*)*\1b' "$top_srcdir/tests/fixtures/small.json"
+file_has "$tmp/err" "back-references (\\1 to \\9) are not supported" "  saying why"
+expect 2 "a back-reference in --comm-pattern is refused" \
+    "$GANTTY" --report -q --comm-pattern='(nccl)\1' "$top_srcdir/tests/fixtures/small.json"
+expect 0 "a backslash-digit in a bracket expression is no back-reference" \
+    "$GANTTY" --report -q --layer-pattern='[\1]x' "$top_srcdir/tests/fixtures/small.json"
+awk 'BEGIN { printf "{\"traceEvents\": [\n"; s = ""; for (j = 0; j < 200000; j++) s = s "a"
+	for (i = 0; i < 10; i++) printf "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s%d\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}\n", (i ? "," : ""), s, i, i * 10
+	printf ",{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1}]}\n" }' >"$tmp/longre.json"
+timed "(a|aa)*c on ten 200k-character names" 0 "" --layer-pattern='(a|aa)*c' "$tmp/longre.json"
+timed "(a|aa)*c as --comm-pattern on them" 0 "" --comm-pattern='(a|aa)*c' "$tmp/longre.json"
+rm -f "$tmp/longre.json"
 
 # A stream named twice (standard input, a FIFO) would be read by two
 # loading threads at once: refused, naming it.

@@ -91,6 +91,41 @@ bad "a collective beyond the model's time range" 'far.json: ranks\[0\]: collecti
 : >"$tmp/empty.json"
 bad "an empty file" "empty.json: byte 0: not JSON" "$tmp/empty.json"
 bad "a missing file" "nothere.json: No such file" "$tmp/nothere.json"
+# Two reports in one file (cat a.json b.json): the second was silently
+# ignored; refused, naming where the second starts.
+cat "$tmp/reports/rank-3.json" "$tmp/reports/rank-4.json" >"$tmp/two.json"
+bad "two reports in one file" "two.json: byte $(wc -c <"$tmp/reports/rank-3.json"): data after the end of the report" "$tmp/two.json"
+# Ranks and world sizes beyond their range (rank * 65536 overflowed; a
+# world of 1e9 listed a million missing ranks on one line).
+sed 's/"rank": 3,/"rank": 4611686018427387904,/' "$tmp/reports/rank-3.json" >"$tmp/bigrank.json"
+bad "a rank beyond 2^31-1" 'bigrank.json: ranks\[0\]: rank 4611686018427387904 out of range 0..2147483647' "$tmp/bigrank.json"
+sed 's/"world_size": [0-9]*,/"world_size": 1000000000,/' "$tmp/reports/rank-3.json" >"$tmp/bigworld.json"
+bad "a world size beyond 2^20" 'bigworld.json: ranks\[0\]: world_size 1000000000 out of range 1..1048576' "$tmp/bigworld.json"
+# A UTF-8 byte order mark, as a trace may have: read.
+printf '\357\273\277' | cat - "$tmp/reports/rank-3.json" >"$tmp/bom.json"
+"$GANTTY" --reports --report --format=json "$tmp/bom.json" >"$tmp/out" 2>"$tmp/err"
+check "a report with a byte order mark is read" test $? -eq 0
+# A value too big to be a report's (a name of 32 MB): refused, not parsed.
+{ printf '{"version": "0.1", "ranks": [{"rank": 0, "path": "'
+  head -c 33554432 /dev/zero | tr '\0' 'x'; printf '"}]}'; } >"$tmp/huge.json"
+bad "a 32 MB value" 'huge.json: byte [0-9]*: a value of more than 16777216 bytes' "$tmp/huge.json"
+rm -f "$tmp/huge.json"
+# Memory: reports are read value by value, not as a DOM of the whole
+# file (17 times the file): 400k collectives (64 MB) read under a 300 MB
+# address-space limit.  Not under ASan (no ulimit -v there).
+if grep -q __asan_init "$GANTTY" 2>/dev/null; then
+	skip "a 64 MB report in bounded memory" "an ASan build"
+else
+	awk 'BEGIN { printf "{\"version\": \"0.3\", \"ranks\": [{\"rank\": 0, \"device\": 0, \"world_size\": 1, \"path\": \"r.json\", \"steps\": [], \"collectives\": ["
+		for (i = 0; i < 400000; i++)
+			printf "%s{\"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL\", \"group\": \"0\", \"by_stream\": true, \"seq\": %d, \"group_size\": 2, \"start_ns\": %d, \"end_ns\": %d}", (i ? "," : ""), i, i * 1000, i * 1000 + 500
+		print "]}]}" }' >"$tmp/bigrep.json"
+	(ulimit -v 300000 && exec "$GANTTY" --reports --report "$tmp/bigrep.json") >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ $got -eq 0 ]; then pass "a 64 MB report in bounded memory"; else
+		fail "a 64 MB report in bounded memory: exit $got, $(head -n 1 "$tmp/err")"; fi
+	rm -f "$tmp/bigrep.json"
+fi
 
 # A byte order mark before a report is read as a trace's is (it was
 # refused: "not JSON").

@@ -17,6 +17,8 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <pwd.h>
+#include <sys/wait.h>
 
 static char tmpdir[64];         /* a private directory per test */
 static char cdir[128];          /* the cache directory in it */
@@ -69,6 +71,31 @@ copy_in(const char *src, const char *name)
 	return dst;
 }
 
+/*
+ * cache_key_get() of path, opened here (as cache_load_trace() does; the
+ * descriptor stays open for the key's life).  "-" is never cached.
+ */
+static int
+key_get(struct cache_key *k, const char *path, char *why, size_t whysize)
+{
+	int fd;
+
+	memset(k, 0, sizeof *k);
+	if (strcmp(path, "-") == 0) {
+		load_say(why, whysize, "standard input is not cached");
+		return -1;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		load_say(why, whysize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (cache_key_get(k, fd, path, why, whysize) < 0) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 load_file(struct trace *t, const char *path)
 {
@@ -84,7 +111,7 @@ load_and_store(struct trace *t, const char *path, struct cache_key *k)
 	char why[512];
 
 	load_file(t, path);
-	cr_assert_eq(cache_key_get(k, path, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(key_get(k, path, why, sizeof why), 0, "%s", why);
 	cr_assert_eq(cache_store(t, cdir, k, why, sizeof why), 0, "%s", why);
 }
 
@@ -245,7 +272,7 @@ Test(cache, stale_keys_are_refused)
 
 	/* touch: a new mtime (and ctime). */
 	cr_assert_eq(utimes(path, NULL), 0);
-	cr_assert_eq(cache_key_get(&k2, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k2, path, why, sizeof why), 0);
 	cr_assert_neq(cache_load(&b, path, cdir, &k2, why, sizeof why), 0);
 	cr_assert_str_eq(why, "stale");
 	cache_key_free(&k2);
@@ -257,14 +284,14 @@ Test(cache, stale_keys_are_refused)
 	fputs("\n", f);
 	fclose(f);
 	backdate(path);
-	cr_assert_eq(cache_key_get(&k2, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k2, path, why, sizeof why), 0);
 	cr_assert_neq(k2.size, k.size);
 	cr_assert_neq(cache_load(&b, path, cdir, &k2, why, sizeof why), 0);
 	cr_assert_str_eq(why, "stale");
 	cache_key_free(&k2);
 
 	/* Another file never sees this one's cache. */
-	cr_assert_eq(cache_key_get(&k2, SRCDIR "/tests/fixtures/small.json", why,
+	cr_assert_eq(key_get(&k2, SRCDIR "/tests/fixtures/small.json", why,
 	    sizeof why), 0);
 	cr_assert_neq(cache_load(&b, path, cdir, &k2, why, sizeof why), 0);
 	cr_assert_str_eq(why, "absent");
@@ -607,7 +634,7 @@ Test(cache, full_disk_leaves_nothing_behind)
 
 	/* A file size limit fails the write as a full disk would (EFBIG, not ENOSPC). */
 	load_file(&a, path);
-	cr_assert_eq(cache_key_get(&k, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k, path, why, sizeof why), 0);
 	signal(SIGXFSZ, SIG_IGN);
 	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
 	small = old;
@@ -663,13 +690,13 @@ Test(cache, fresh_files_and_stdin_are_not_cached)
 	char why[512];
 	char *path = copy_in("tests/fixtures/small.json", "small.json");
 
-	cr_assert_neq(cache_key_get(&k, "-", why, sizeof why), 0);
-	cr_assert_neq(cache_key_get(&k, tmpdir, why, sizeof why), 0);
+	cr_assert_neq(key_get(&k, "-", why, sizeof why), 0);
+	cr_assert_neq(key_get(&k, tmpdir, why, sizeof why), 0);
 	cr_assert_not_null(strstr(why, "not a regular file"), "%s", why);
 	/* Modified just now: its key could survive a rewrite in the same clock tick. */
 	cr_assert_eq(utimes(path, NULL), 0);
 	load_file(&a, path);
-	cr_assert_eq(cache_key_get(&k, path, why, sizeof why), 0);
+	cr_assert_eq(key_get(&k, path, why, sizeof why), 0);
 	cr_assert_neq(cache_store(&a, cdir, &k, why, sizeof why), 0);
 	cr_assert_not_null(strstr(why, "modified less than"), "%s", why);
 	cache_key_free(&k);
@@ -678,7 +705,8 @@ Test(cache, fresh_files_and_stdin_are_not_cached)
 
 Test(cache, dir_from_the_environment)
 {
-	char buf[256], why[256];
+	char buf[256], why[256], want[512];
+	struct passwd *pw = getpwuid(geteuid());
 
 	setenv("XDG_CACHE_HOME", "/x/y", 1);
 	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
@@ -688,13 +716,187 @@ Test(cache, dir_from_the_environment)
 	setenv("HOME", "/home/u", 1);
 	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
 	cr_assert_str_eq(buf, "/home/u/.cache/gantty");
-	/* a relative HOME would follow the current directory: no cache, said */
-	setenv("HOME", "u", 1);
-	cr_assert_neq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
-	cr_assert(strstr(why, "HOME is a relative path") != NULL, "%s", why);
+	/*
+	 * HOME unset or relative: the password database's home, never the
+	 * current directory (a relative HOME put the cache there; an unset
+	 * one gave no cache and -v said nothing).
+	 */
+	cr_assert(pw != NULL && pw->pw_dir[0] == '/');
+	snprintf(want, sizeof want, "%s/.cache/gantty", pw->pw_dir);
 	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "relative/home", 1);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
+	cr_assert_str_eq(buf, want);
 	unsetenv("HOME");
-	cr_assert_neq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
-	cr_assert(strstr(why, "HOME is not set") != NULL, "%s", why);
+	cr_assert_eq(cache_dir(buf, sizeof buf, why, sizeof why), 0);
+	cr_assert_str_eq(buf, want);
+	/* too long: no cache, and why says so */
+	setenv("XDG_CACHE_HOME", "/x/y", 1);
+	cr_assert_neq(cache_dir(buf, 8, why, sizeof why), 0);
+	cr_assert_not_null(strstr(why, "no cache"), "%s", why);
 	setenv("XDG_CACHE_HOME", tmpdir, 1);
+}
+
+/* A cache directory another user could write is never read nor written. */
+Test(cache, an_untrusted_directory_is_not_used)
+{
+	struct trace a, b;
+	struct cache_key k;
+	char why[512];
+	char *path = copy_in("tests/fixtures/small.json", "small.json");
+
+	load_and_store(&a, path, &k);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	trace_free(&b);
+	cr_assert_eq(chmod(cdir, 0777), 0);
+	cr_assert_neq(cache_load(&b, path, cdir, &k, why, sizeof why), 0);
+	cr_assert_not_null(strstr(why, "writable by group or others"), "%s", why);
+	cr_assert_neq(cache_store(&a, cdir, &k, why, sizeof why), 0);
+	cr_assert_not_null(strstr(why, "writable by group or others"), "%s", why);
+	cr_assert_eq(chmod(cdir, 0700), 0);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	trace_free(&b);
+	cache_key_free(&k);
+	trace_free(&a);
+}
+
+/* A FIFO at the cache's path is ignored at once (the open blocked). */
+Test(cache, a_fifo_at_the_cache_path_is_ignored, .timeout = 10)
+{
+	struct trace a, b;
+	struct cache_key k;
+	char why[512], file[PATH_MAX];
+	char *path = copy_in("tests/fixtures/small.json", "small.json");
+
+	load_and_store(&a, path, &k);
+	cr_assert_eq(cache_path(file, sizeof file, cdir, &k), 0);
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(mkfifo(file, 0600), 0);
+	cr_assert_neq(cache_load(&b, path, cdir, &k, why, sizeof why), 0);
+	cr_assert_str_eq(why, "not a regular file, ignored");
+	/* and the next store replaces it */
+	cr_assert_eq(cache_store(&a, cdir, &k, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	trace_free(&b);
+	cache_key_free(&k);
+	trace_free(&a);
+}
+
+/*
+ * A cache truncated in place while its trace is loaded (another process
+ * rewriting it): the trace lives in memory of its own, so reading it goes
+ * on (it was mapped from the file, and this died of SIGBUS).
+ */
+Test(cache, a_cache_truncated_while_in_use)
+{
+	struct trace a, b;
+	struct cache_key k;
+	char why[512], file[PATH_MAX];
+	char *path = copy_in("share/example.json.gz", "example.json.gz");
+	uint64_t sum = 0;
+
+	load_and_store(&a, path, &k);
+	cr_assert_eq(cache_load(&b, path, cdir, &k, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(cache_path(file, sizeof file, cdir, &k), 0);
+	cr_assert_eq(truncate(file, 0), 0);
+	/* drop the file's pages, as memory pressure would */
+	for (size_t i = 0; i < b.nevents; i++)
+		sum += (uint64_t)b.events[i].dur_ns;
+	for (size_t i = 0; i < a.nevents; i++)
+		sum -= (uint64_t)a.events[i].dur_ns;
+	cr_assert_eq(sum, 0);
+	assert_same_trace(&a, &b);
+	trace_free(&b);
+	cache_key_free(&k);
+	trace_free(&a);
+}
+
+/*
+ * A link re-pointed between opening the file and taking its key (the
+ * test hook runs there): the key is the opened file's, so the model cached
+ * is never served for the file the link named first.  (The key came from
+ * realpath() and stat() before the file was opened: the second file's
+ * model was cached under the first file's key.)
+ */
+static char repoint_link[256], repoint_to[256];
+
+static void
+repoint(const char *path)
+{
+	char tmp[300];
+
+	(void)path;
+	snprintf(tmp, sizeof tmp, "%s.new", repoint_link);
+	cr_assert_eq(symlink(repoint_to, tmp), 0);
+	cr_assert_eq(rename(tmp, repoint_link), 0);
+}
+
+Test(cache, a_link_repointed_while_it_loads)
+{
+	struct trace a, b, c;
+	struct load_error err;
+	char note[1024], pa[256], pb[256];
+
+	snprintf(pa, sizeof pa, "%s", copy_in("tests/fixtures/small.json", "a.json"));
+	snprintf(pb, sizeof pb, "%s", copy_in("share/example.json.gz", "b.json"));
+	snprintf(repoint_link, sizeof repoint_link, "%s/link.json", tmpdir);
+	snprintf(repoint_to, sizeof repoint_to, "%s", pb);
+	cr_assert_eq(symlink(pa, repoint_link), 0);
+	load_file(&a, pa);
+
+	cache_test_after_open = repoint;
+	cr_assert_eq(cache_load_trace(&b, repoint_link, NULL, &err, cdir, note,
+	    sizeof note), 0, "%s", err.msg);
+	cache_test_after_open = NULL;
+	cr_assert_not_null(strstr(note, "written to"), "%s", note);
+	cr_assert_eq(b.nevents, a.nevents, "the file opened is the one loaded");
+
+	/* a.json from the cache: its own model, whatever the link did */
+	cr_assert_eq(cache_load_trace(&c, pa, NULL, &err, cdir, note, sizeof note), 0);
+	cr_assert_not_null(strstr(note, "loaded from"), "%s", note);
+	assert_same_trace(&a, &c);
+	trace_free(&c);
+	/* and b.json is never served a.json's */
+	cr_assert_eq(cache_load_trace(&c, pb, NULL, &err, cdir, note, sizeof note), 0);
+	cr_assert_neq(c.nevents, a.nevents);
+	trace_free(&a);
+	trace_free(&b);
+	trace_free(&c);
+}
+
+static void
+raise_sigint(void)
+{
+	raise(SIGINT);
+}
+
+/*
+ * SIGINT while a cache is written: the handler removes the temporary file,
+ * then the process dies of the signal as before (the file stayed forever).
+ */
+Test(cache, sigint_mid_write_leaves_no_temporary)
+{
+	struct trace a;
+	struct cache_key k;
+	char why[512];
+	char *path = copy_in("tests/fixtures/small.json", "small.json");
+	pid_t pid;
+	int st;
+
+	load_file(&a, path);
+	cr_assert_eq(key_get(&k, path, why, sizeof why), 0, "%s", why);
+	fflush(NULL);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		cache_cleanup_on_signals();
+		cache_test_mid_write = raise_sigint;
+		cache_store(&a, cdir, &k, why, sizeof why);
+		_exit(0);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "status %d", st);
+	cr_assert_eq(count_files(), 0, "a temporary file was left behind");
+	cache_key_free(&k);
+	trace_free(&a);
 }

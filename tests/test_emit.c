@@ -3,8 +3,9 @@
  * brute-force oracle built on emit_text_str(): random names of ASCII,
  * multi-byte characters, controls, C1 controls and broken UTF-8, elided
  * to random widths, must come out as the whole text when it fits, else as
- * its first and last characters around the mark, max characters in all,
- * the start as long as the end or one longer.
+ * its first and last characters around the mark, max terminal columns at
+ * most (CJK and emoji take two), the start within (max - mark + 1) / 2
+ * columns.
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "report/emit.h"
 #include "testrng.h"
 
@@ -85,7 +87,8 @@ Test(emit, oracle)
 	for (int round = 0; round < 5000; round++) {
 		char name[400], *full, *got, *mark;
 		size_t len = 0, n, max = (size_t)rng_below(&seed, 40) + 1, ret, nout,
-		    *at = calloc(400, sizeof *at), *oat = calloc(400, sizeof *oat);
+		    *at = calloc(400, sizeof *at), *oat = calloc(400, sizeof *oat),
+		    w[400], cw[401] = { 0 };
 		int ascii = (int)rng_below(&seed, 2);
 		size_t npieces = (size_t)rng_below(&seed, 70);
 
@@ -104,29 +107,96 @@ Test(emit, oracle)
 		mark = ascii ? "..." : "\xe2\x80\xa6";
 		if (max < (ascii ? 5u : 3u))
 			max = ascii ? 5 : 3;
-		if (n <= max) {
-			cr_assert_str_eq(got, full, "fits: the name as emit_text_str() writes it");
-			cr_assert_eq(ret, n);
-		} else {
-			size_t m = ascii ? 3 : 1, h, t;
-			int ok = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t cp = 0;
 
-			cr_assert_eq(ret, max, "returns max");
-			cr_assert_eq(nout, max, "max characters in all: %s", got);
-			/* some split h + t = max - m, h - t in {0, 1}, must give it */
-			for (h = 0; h <= max - m && !ok; h++) {
-				t = max - m - h;
-				if (h != t && h != t + 1)
-					continue;
-				ok = strncmp(got, full, at[h]) == 0 &&
-				    strncmp(got + at[h], mark, strlen(mark)) == 0 &&
-				    strcmp(got + at[h] + strlen(mark), full + at[n - t]) == 0;
-			}
-			cr_assert(ok, "start, mark and end of \"%s\": \"%s\"", full, got);
+			utf8_valid_len((const unsigned char *)full + at[i], SIZE_MAX, &cp);
+			w[i] = (size_t)utf8_width(cp);
+			cw[i + 1] = cw[i] + w[i];
+		}
+		if (cw[n] <= max) {
+			cr_assert_str_eq(got, full, "fits: the name as emit_text_str() writes it");
+			cr_assert_eq(ret, cw[n]);
+		} else {
+			/* the longest start within head columns, the shortest end
+			   within tail columns (columns: CJK and emoji take two) */
+			size_t m = ascii ? 3 : 1, hc = (max - m + 1) / 2, tc = max - m - hc,
+			    h = 0, k;
+			char want[1200];
+
+			while (h < n && cw[h + 1] <= hc)
+				h++;
+			for (k = h; k < n && cw[n] - cw[k] > tc; k++)
+				;
+			snprintf(want, sizeof want, "%.*s%s%s", (int)at[h], full, mark,
+			    full + at[k]);
+			cr_assert_str_eq(got, want, "start, mark and end of \"%s\"", full);
+			cr_assert_eq(ret, cw[h] + m + cw[n] - cw[k], "returns the columns");
+			cr_assert_leq(ret, max, "max columns at most");
+			(void)nout;
 		}
 		free(full);
 		free(got);
 		free(at);
 		free(oat);
 	}
+}
+
+/* What emit_json_str(s) writes. */
+static char *
+json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	cr_assert_not_null(out);
+	emit_json_str(out, s);
+	fclose(out);
+	return buf;
+}
+
+/*
+ * Controls that drive or reorder a terminal never reach one as themselves:
+ * C1 (U+0085, U+009B CSI, U+009D OSC) and the bidirectional controls
+ * (U+202E, U+2066, U+200F) are \uXXXX in JSON (they were raw) and '?' in
+ * text (the bidi ones were raw); names of any script stay themselves.
+ */
+Test(emit, terminal_controls)
+{
+	char *got;
+	size_t ret;
+
+	got = json_of("a\xc2\x85" "b\xc2\x9b" "c\xc2\x9d" "d");
+	cr_expect_str_eq(got, "\"a\\u0085b\\u009bc\\u009dd\"");
+	free(got);
+	got = json_of("x\xe2\x80\xaey\xe2\x81\xa6z\xe2\x80\x8f");
+	cr_expect_str_eq(got, "\"x\\u202ey\\u2066z\\u200f\"");
+	free(got);
+	got = json_of("\xe4\xb8\xad\xe6\x96\x87 e\xcc\x81");
+	cr_expect_str_eq(got, "\"\xe4\xb8\xad\xe6\x96\x87 e\xcc\x81\"");
+	free(got);
+	got = emitted("evil\xe2\x80\xae" "gnp.exe", 0, 0, NULL);
+	cr_expect_str_eq(got, "evil?gnp.exe");
+	free(got);
+	got = emitted("\xe2\x81\xa6" "a\xe2\x81\xa9", 0, 0, NULL);
+	cr_expect_str_eq(got, "?a?");
+	free(got);
+	/* columns: CJK takes two, a combining mark none */
+	got = emitted("\xe4\xb8\xad\xe6\x96\x87", 10, 0, &ret);
+	cr_expect_str_eq(got, "\xe4\xb8\xad\xe6\x96\x87");
+	cr_expect_eq(ret, 4);
+	free(got);
+	got = emitted("e\xcc\x81t\xc3\xa9", 10, 0, &ret);
+	cr_expect_eq(ret, 3);
+	free(got);
+	/* elided by columns, never half a wide character */
+	got = emitted("\xe4\xb8\x80\xe4\xb8\x81\xe4\xb8\x82\xe4\xb8\x83\xe4\xb8\x84", 7, 1, &ret);
+	cr_expect_str_eq(got, "\xe4\xb8\x80...\xe4\xb8\x84");
+	cr_expect_eq(ret, 7);
+	free(got);
+	got = emitted("\xe4\xb8\x80\xe4\xb8\x81\xe4\xb8\x82\xe4\xb8\x83\xe4\xb8\x84", 6, 1, &ret);
+	cr_expect_str_eq(got, "\xe4\xb8\x80...");
+	cr_expect_eq(ret, 5);
+	free(got);
 }

@@ -11,6 +11,7 @@
 #include "base/pattern.h"
 #include "base/ivset.h"
 #include "base/job.h"
+#include "base/pattern.h"
 #include "analysis/metrics.h"
 #include "base/runsort.h"
 #include "analysis/steps.h"
@@ -1263,7 +1264,7 @@ module_collect(struct ctx *c)
 static int
 matches(const char *name, const void *re)
 {
-	return pattern_match(re, name, 0, NULL);
+	return pattern_exec(re, name, 0, NULL) == 0;
 }
 
 static void
@@ -1281,7 +1282,7 @@ pattern_collect(struct ctx *c, const regex_t *re)
 			regmatch_t m[2];
 
 			m[1].rm_so = m[1].rm_eo = -1;
-			if (!pattern_match(re, s, 2, m))
+			if (pattern_exec(re, s, 2, m) != 0)
 				cache[e->name] = NAME_NO;
 			else if (re->re_nsub > 0 && m[1].rm_so >= 0 &&
 			    m[1].rm_eo > m[1].rm_so)

@@ -184,8 +184,8 @@ session_load(struct session *s, const struct input_list *in,
 			free(t);
 			continue;
 		}
-		trace_warnings(s, t);
 		input_assign_rank(t, s->ntraces);
+		trace_warnings(s, t);
 		if (t->nevents > 0) {
 			if (s->ntraces == 0 || t->start_ns < s->origin_ns)
 				s->origin_ns = t->start_ns;

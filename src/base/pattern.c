@@ -1,4 +1,4 @@
-/* pattern — regular expressions without back-references, bounded; see pattern.h. */
+/* pattern — the user's regular expressions, bounded; see pattern.h. */
 #include "config.h"
 
 #include "base/pattern.h"
@@ -6,58 +6,72 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Whether pat has a back-reference (\1 .. \9 outside a bracket expression). */
+/*
+ * Whether pattern holds a back-reference: a backslash and a digit 1 to 9
+ * outside a bracket expression ([...], where a backslash is itself).
+ */
 static int
-has_backref(const char *pat)
+has_backref(const char *p)
 {
-	for (const char *p = pat; *p != '\0'; p++) {
+	while (*p != '\0') {
 		if (*p == '\\') {
 			if (p[1] >= '1' && p[1] <= '9')
 				return 1;
-			if (p[1] != '\0')
-				p++;
+			p += p[1] != '\0' ? 2 : 1;
 		} else if (*p == '[') {
-			/* to the closing ]: a ] first in the list is a member */
+			/* []...] and [^]...]: the first ] is a member */
 			p++;
 			if (*p == '^')
 				p++;
 			if (*p == ']')
 				p++;
-			while (*p != '\0' && *p != ']')
+			while (*p != '\0' && *p != ']') {
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+					char end = p[1];
+					const char *q = p + 2;
+
+					while (*q != '\0' && !(q[0] == end && q[1] == ']'))
+						q++;
+					p = *q != '\0' ? q + 2 : q;
+					continue;
+				}
 				p++;
-			if (*p == '\0')
-				return 0;
+			}
+			if (*p == ']')
+				p++;
+		} else {
+			p++;
 		}
 	}
 	return 0;
 }
 
 int
-pattern_compile(regex_t *re, const char *pat, int flags, char *why,
-    size_t whysize)
+pattern_compile(regex_t *re, const char *pattern, int flags, char *err,
+    size_t errsize)
 {
 	int rc;
 
-	if (has_backref(pat)) {
-		snprintf(why, whysize, "back-references (\\1 .. \\9) are not "
-		    "supported: they can take exponential time");
+	if (has_backref(pattern)) {
+		snprintf(err, errsize, "back-references (\\1 to \\9) are not "
+		    "supported: matching them can take exponential time");
 		return -1;
 	}
-	if ((rc = regcomp(re, pat, REG_EXTENDED | flags)) != 0) {
-		regerror(rc, re, why, whysize);
+	if ((rc = regcomp(re, pattern, REG_EXTENDED | flags)) != 0) {
+		regerror(rc, re, err, errsize);
+		regfree(re);
 		return -1;
 	}
 	return 0;
 }
 
 int
-pattern_match(const regex_t *re, const char *s, size_t n, regmatch_t *pm)
+pattern_exec(const regex_t *re, const char *s, size_t nmatch, regmatch_t *m)
 {
 	regmatch_t one[1];
-	regmatch_t *m = n > 0 ? pm : one;
-	size_t len = strnlen(s, PATTERN_SUBJECT_MAX);
+	regmatch_t *pm = nmatch > 0 ? m : one;
 
-	m[0].rm_so = 0;
-	m[0].rm_eo = (regoff_t)len;
-	return regexec(re, s, n > 0 ? n : 1, m, REG_STARTEND) == 0;
+	pm[0].rm_so = 0;
+	pm[0].rm_eo = (regoff_t)strnlen(s, PATTERN_SUBJECT_MAX);
+	return regexec(re, s, nmatch, pm, REG_STARTEND);
 }

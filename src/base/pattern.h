@@ -1,12 +1,14 @@
 /*
  * pattern — the user's regular expressions (--layer-pattern,
- * --comm-pattern, the viewer's /), bounded in time.
+ * --comm-pattern): POSIX extended, with their cost bounded.
  *
- * POSIX extended expressions, without back-references: glibc accepts \1 ..
- * \9 in an ERE as an extension, and matching them can take exponential time
- * (a pattern with one ran for over a minute on names of 1,000 characters).
- * Names are matched on at most their first PATTERN_SUBJECT_MAX bytes, so
- * that a pattern that is slow on long subjects stays bounded by that.
+ * glibc's matcher takes exponential time on a back-reference (\1, a glibc
+ * extension to ERE: over 60 s on a 1000-character name) and grows faster
+ * than linearly on patterns such as (a|aa)*c; names can be a MiB long
+ * (TRACE_STR_MAX).  So pattern_compile() refuses back-references with a
+ * clear message, and pattern_exec() matches only the first
+ * PATTERN_SUBJECT_MAX bytes of a name (REG_STARTEND, no copy).  The callers
+ * match each distinct (interned) name once and keep the answer.
  */
 #ifndef GANTTY_PATTERN_H
 #define GANTTY_PATTERN_H
@@ -14,18 +16,20 @@
 #include <regex.h>
 #include <stddef.h>
 
-#define PATTERN_SUBJECT_MAX 2048
+/* The bytes of a name a pattern is matched against: its first 4 KiB. */
+#define PATTERN_SUBJECT_MAX 4096
 
 /*
- * Compiles pat into re (REG_EXTENDED | flags).  Returns 0, or -1 with why
- * (a back-reference, or regcomp's message) and nothing to free.
+ * Compiles pattern into re (REG_EXTENDED | flags).  Returns 0, or -1 with
+ * why in err (regerror()'s words, or that back-references are refused);
+ * nothing to free then.
  */
-int pattern_compile(regex_t *re, const char *pat, int flags, char *why,
-    size_t whysize);
+int pattern_compile(regex_t *re, const char *pattern, int flags, char *err,
+    size_t errsize);
 /*
- * regexec() of s, on its first PATTERN_SUBJECT_MAX bytes at most; pm[0..n)
- * as regexec() fills them (n may be 0).  Returns 1 on a match, else 0.
+ * regexec() of re on the first PATTERN_SUBJECT_MAX bytes of s: returns 0 on
+ * a match (m[0..nmatch) filled, offsets from s), else REG_NOMATCH.
  */
-int pattern_match(const regex_t *re, const char *s, size_t n, regmatch_t *pm);
+int pattern_exec(const regex_t *re, const char *s, size_t nmatch, regmatch_t *m);
 
 #endif

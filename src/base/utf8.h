@@ -25,4 +25,20 @@
  */
 size_t utf8_valid_len(const unsigned char *s, size_t n, uint32_t *cp);
 
+/*
+ * Whether code point cp must not reach a terminal as itself: a C0 control,
+ * DEL, a C1 control (U+0080 to U+009F: U+009B is CSI, U+009D OSC), or a
+ * bidirectional control (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066
+ * to U+2069), which reorders the text around it.
+ */
+int utf8_unsafe(uint32_t cp);
+
+/*
+ * The columns code point cp (not unsafe) takes on a terminal: 0 for a
+ * combining mark or a zero-width character, 2 for an East Asian wide or
+ * fullwidth one (CJK, Hangul, fullwidth forms, emoji), else 1.  A table of
+ * ranges, so that the report's columns do not depend on the locale.
+ */
+int utf8_width(uint32_t cp);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void (*fatal_hook)(void);
 
@@ -15,16 +16,27 @@ xalloc_set_fatal_hook(void (*fn)(void))
 	fatal_hook = fn;
 }
 
-static void
-die_oom(size_t size)
+void
+xalloc_die(const char *what)
 {
 	void (*hook)(void) = fatal_hook;
 
 	fatal_hook = NULL;
 	if (hook != NULL)
 		hook();
-	fprintf(stderr, "gantty: out of memory allocating %zu bytes\n", size);
-	abort();
+	fprintf(stderr, "gantty: out of memory %s\n", what);
+	/* other threads may still be loading: no atexit handlers, no flush
+	   of buffers they may be writing */
+	_exit(1);
+}
+
+static void
+die_oom(size_t size)
+{
+	char what[64];
+
+	snprintf(what, sizeof what, "allocating %zu bytes", size);
+	xalloc_die(what);
 }
 
 void *

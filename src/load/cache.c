@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <pwd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -161,22 +162,58 @@ int
 cache_dir(char *buf, size_t size, char *why, size_t whysize)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
 	int n;
 
-	/* a relative path would put the cache under whatever the current directory is */
-	if (x != NULL && x[0] == '/')
+	load_say(why, whysize, "%s", "");
+	if (x != NULL && x[0] == '/') {
 		n = snprintf(buf, size, "%s/gantty", x);
-	else if (home != NULL && home[0] == '/')
+	} else if (home != NULL && home[0] == '/') {
 		n = snprintf(buf, size, "%s/.cache/gantty", home);
-	else {
-		load_say(why, whysize, "no cache: %s, and XDG_CACHE_HOME is %s; "
-		    "set either to an absolute path", home == NULL ? "HOME is not set" :
-		    home[0] == '\0' ? "HOME is empty" : "HOME is a relative path",
-		    x == NULL ? "not set" : x[0] == '\0' ? "empty" : "relative");
+	} else if ((pw = getpwuid(geteuid())) != NULL && pw->pw_dir != NULL &&
+	    pw->pw_dir[0] == '/') {
+		/* HOME unset or relative (the cache would land under the
+		   current directory): the password database's home */
+		n = snprintf(buf, size, "%s/.cache/gantty", pw->pw_dir);
+	} else {
+		load_say(why, whysize, "no cache: neither XDG_CACHE_HOME nor HOME is "
+		    "an absolute path, and the password database has no home for "
+		    "this user");
 		return -1;
 	}
 	if (n < 0 || (size_t)n >= size) {
-		load_say(why, whysize, "no cache: the cache directory's path is too long");
+		load_say(why, whysize, "no cache: its directory's name is too long");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Whether dir may hold caches: a directory of this user's, not writable by
+ * group or others (a cache is read as a model: another user's could forge
+ * one).  A missing dir is fine (cache_store() creates it, mode 0700).
+ * Returns 0, or -1 with why.
+ */
+int
+cache_dir_trusted(const char *dir, char *why, size_t whysize)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : (load_say(why, whysize,
+		    "cache directory %s: %s", dir, strerror(errno)), -1);
+	if (!S_ISDIR(st.st_mode)) {
+		load_say(why, whysize, "cache directory %s is not a directory", dir);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		load_say(why, whysize, "cache directory %s is not owned by this user",
+		    dir);
+		return -1;
+	}
+	if ((st.st_mode & 022) != 0) {
+		load_say(why, whysize, "cache directory %s is writable by group or "
+		    "others (chmod 700 it)", dir);
 		return -1;
 	}
 	return 0;
@@ -193,28 +230,37 @@ cache_key_of_stat(struct cache_key *k, const struct stat *st)
 }
 
 int
-cache_key_get(struct cache_key *k, const char *path, char *why, size_t whysize)
+cache_key_get(struct cache_key *k, int fd, const char *path, char *why,
+    size_t whysize)
 {
 	struct stat st;
 	struct timespec now;
-	char *abs;
+	char proc[64], link[PATH_MAX];
+	char *abs = NULL;
+	ssize_t n;
 
 	memset(k, 0, sizeof *k);
-	if (strcmp(path, "-") == 0) {
-		load_say(why, whysize, "standard input is not cached");
-		return -1;
-	}
-	if ((abs = realpath(path, NULL)) == NULL || stat(abs, &st) < 0) {
+	k->fd = -1;
+	if (fstat(fd, &st) < 0) {
 		load_say(why, whysize, "%s: %s", path, strerror(errno));
-		free(abs);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		load_say(why, whysize, "%s: not a regular file", path);
-		free(abs);
+		return -1;
+	}
+	/* the name of the file opened, not of what path names now */
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	n = readlink(proc, link, sizeof link - 1);
+	if (n > 0 && link[0] == '/') {
+		link[n] = '\0';
+		abs = xstrdup(link);
+	} else if ((abs = realpath(path, NULL)) == NULL) {
+		load_say(why, whysize, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	k->abspath = abs;
+	k->fd = fd;
 	cache_key_of_stat(k, &st);
 	clock_gettime(CLOCK_REALTIME, &now);
 	k->now_ns = ts_ns(&now);
@@ -602,6 +648,24 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	return 0;
 }
 
+/* Reads len bytes of fd from offset 0 into p.  Returns 0, or -1. */
+static int
+read_fully(int fd, char *p, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, p + got, len - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
 int
 cache_load(struct trace *t, const char *path, const char *dir,
     const struct cache_key *k, char *why, size_t whysize)
@@ -624,21 +688,19 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	strtab_init(&t->strs);
 
 	memset(&r, 0, sizeof r);
-	/*
-	 * Non-blocking and not through a link: a FIFO (or a device) planted
-	 * at the cache's path would otherwise hang the open or the read.
-	 */
+	if (cache_dir_trusted(dir, why, whysize) < 0)
+		goto out;
+	/* not blocking (a FIFO there would hang the load), no link followed */
 	if (cache_path(file, sizeof file, dir, k) < 0 ||
 	    (fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)) < 0) {
-		load_say(why, whysize, errno == ELOOP ? "not used: a symbolic link" :
-		    "absent");
+		load_say(why, whysize, errno == ELOOP ? "a link, ignored" : "absent");
 		goto out;
 	}
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-		load_say(why, whysize, "not used: not a regular file");
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		load_say(why, whysize, "not a regular file, ignored");
 		goto out_close;
 	}
-	if (fstat(fd, &st) < 0 || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+	if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
 		load_say(why, whysize, "corrupt: short header");
 		goto out_close;
 	}
@@ -670,14 +732,23 @@ cache_load(struct trace *t, const char *path, const char *dir,
 		load_say(why, whysize, "corrupt: size");
 		goto out_close;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
-	    fd, 0);
+	/*
+	 * Read into memory of our own, not mapped from the file: a cache
+	 * truncated in place (another gantty rewriting it, a full disk
+	 * cleaned) would kill a viewer that has it mapped with SIGBUS.
+	 */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
 		load_say(why, whysize, "not mapped: %s", strerror(errno));
 		goto out_close;
 	}
 	t->map = map;
 	t->map_len = (size_t)st.st_size;
+	if (read_fully(fd, map, (size_t)st.st_size) < 0) {
+		load_say(why, whysize, "corrupt: short read");
+		goto out_close;
+	}
 	r.p = (const char *)map + sizeof h;
 	r.len = size;
 	/* the checksum runs beside the range checks; both must pass */
@@ -724,35 +795,51 @@ out:
 	return rc;
 }
 
+void (*cache_test_after_open)(const char *path);
+
 int
 cache_load_trace(struct trace *t, const char *path, const struct load_opts *opts,
     struct load_error *err, const char *dir, char *note, size_t notesize)
 {
 	struct cache_key k;
 	char why[512], why2[512], file[PATH_MAX];
+	int fd, rc;
 
 	load_say(note, notesize, "%s", "");
 	if (dir == NULL)
 		return load_trace(t, path, opts, err);
-	if (cache_key_get(&k, path, why, sizeof why) < 0) {
-		load_say(note, notesize, "%s: not cached: %s", path, why);
+	if (strcmp(path, "-") == 0) {
+		load_say(note, notesize, "%s: not cached: standard input is not cached",
+		    path);
 		return load_trace(t, path, opts, err);
+	}
+	if ((fd = load_open(path, err)) < 0)
+		return -1;
+	if (cache_test_after_open != NULL)
+		cache_test_after_open(path);
+	if (cache_key_get(&k, fd, path, why, sizeof why) < 0) {
+		load_say(note, notesize, "%s: not cached: %s", path, why);
+		return load_trace_fd(t, fd, path, opts, err);
 	}
 	if (cache_path(file, sizeof file, dir, &k) < 0)
 		snprintf(file, sizeof file, "%s", dir);
 	if (cache_load(t, path, dir, &k, why, sizeof why) == 0) {
 		load_say(note, notesize, "%s: loaded from %s", path, file);
 		cache_key_free(&k);
+		close(fd);
 		return 0;
 	}
-	if (load_trace(t, path, opts, err) < 0) {
-		cache_key_free(&k);
-		return -1;
+	/* the loader closes its descriptor; the key keeps this one */
+	rc = load_trace_fd(t, fcntl(fd, F_DUPFD_CLOEXEC, 0), path, opts, err);
+	if (rc == 0) {
+		if (cache_store(t, dir, &k, why2, sizeof why2) == 0)
+			load_say(note, notesize, "%s: cache %s, written to %s", path,
+			    why, file);
+		else
+			load_say(note, notesize, "%s: cache %s, not written: %s", path,
+			    why, why2);
 	}
-	if (cache_store(t, dir, &k, why2, sizeof why2) == 0)
-		load_say(note, notesize, "%s: cache %s, written to %s", path, why, file);
-	else
-		load_say(note, notesize, "%s: cache %s, not written: %s", path, why, why2);
 	cache_key_free(&k);
-	return 0;
+	close(fd);
+	return rc;
 }

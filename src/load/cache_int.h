@@ -8,8 +8,6 @@
 #ifndef GANTTY_CACHE_INT_H
 #define GANTTY_CACHE_INT_H
 
-/* A cache writer's temporary file untouched this long is a dead one's. */
-#define CACHE_TMP_STALE_S 3600
 
 #include <stddef.h>
 #include <stdint.h>

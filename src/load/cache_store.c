@@ -10,12 +10,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "load/cache_int.h"
@@ -23,6 +27,102 @@
 #include "base/xalloc.h"
 
 #define WBUF_SIZE (1 << 20)
+/* A temporary file older than this is a dead writer's: removed. */
+#define STALE_TMP_S 3600
+
+/*
+ * The temporary files being written, for the signal handler: a slot is
+ * claimed (2), its path written, then published (1); the handler unlinks
+ * the published ones.  Loading threads write at most one each.
+ */
+#define TMP_SLOTS 32
+static struct {
+	volatile sig_atomic_t state;    /* 0 free, 2 being filled, 1 published */
+	char path[PATH_MAX];
+} tmp_slots[TMP_SLOTS];
+
+static int
+tmp_register(const char *path)
+{
+	for (int i = 0; i < TMP_SLOTS; i++) {
+		sig_atomic_t want = 0;
+
+		if (__atomic_compare_exchange_n(&tmp_slots[i].state, &want, 2, 0,
+		    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			snprintf(tmp_slots[i].path, sizeof tmp_slots[i].path, "%s", path);
+			__atomic_store_n(&tmp_slots[i].state, 1, __ATOMIC_RELEASE);
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void
+tmp_unregister(int slot)
+{
+	if (slot >= 0)
+		__atomic_store_n(&tmp_slots[slot].state, 0, __ATOMIC_RELEASE);
+}
+
+void
+cache_signal_cleanup(void)
+{
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (__atomic_load_n(&tmp_slots[i].state, __ATOMIC_ACQUIRE) == 1)
+			unlink(tmp_slots[i].path);
+}
+
+static void
+on_signal(int sig)
+{
+	cache_signal_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+cache_cleanup_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa, old;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;       /* nohup: stays ignored */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static const char *stale_dir;
+
+/* Removes the .tmp-* files in stale_dir older than STALE_TMP_S. */
+static void
+remove_stale(void)
+{
+	DIR *d = opendir(stale_dir);
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		struct stat st;
+
+		if (strncmp(de->d_name, ".tmp-", 5) != 0 ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+		    now - st.st_mtime < STALE_TMP_S)
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+void (*cache_test_mid_write)(void);
 
 struct writer {
 	int fd;
@@ -190,37 +290,6 @@ mkdir_p(const char *dir)
 	return rc;
 }
 
-/*
- * Removes the temporary files of writers that did not finish (killed
- * while writing: SIGINT, SIGKILL, a crash): ours, regular, and untouched
- * for CACHE_TMP_STALE_S, so that a writer still at work keeps its file.
- */
-static void
-sweep_stale(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	time_t now = time(NULL);
-
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char path[PATH_MAX];
-		struct stat st;
-		int n;
-
-		if (strncmp(de->d_name, ".tmp-", 5) != 0 || strlen(de->d_name) != 11)
-			continue;
-		n = snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		if (n < 0 || (size_t)n >= sizeof path || lstat(path, &st) < 0)
-			continue;
-		if (S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-		    now - st.st_mtime >= CACHE_TMP_STALE_S)
-			unlink(path);
-	}
-	closedir(d);
-}
-
 int
 cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
     char *why, size_t whysize)
@@ -230,14 +299,14 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	struct stat st;
 	struct cache_key now;
 	char final[PATH_MAX], tmp[PATH_MAX];
-	int n;
+	int n, slot;
 
 	if (k->now_ns - k->mtime_ns < (int64_t)CACHE_RACY_S * 1000000000) {
 		load_say(why, whysize, "modified less than %d s before it was opened",
 		    CACHE_RACY_S);
 		return -1;
 	}
-	if (stat(k->abspath, &st) < 0) {
+	if (fstat(k->fd, &st) < 0) {
 		load_say(why, whysize, "%s: %s", k->abspath, strerror(errno));
 		return -1;
 	}
@@ -264,12 +333,21 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 		load_say(why, whysize, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	sweep_stale(dir);
+	if (cache_dir_trusted(dir, why, whysize) < 0)
+		return -1;
+	{
+		/* once a run: what writers killed before left behind */
+		static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+		stale_dir = dir;
+		pthread_once(&once, remove_stale);
+	}
 	memset(&w, 0, sizeof w);
 	if ((w.fd = mkstemp(tmp)) < 0) {
 		load_say(why, whysize, "cannot write in %s: %s", dir, strerror(errno));
 		return -1;
 	}
+	slot = tmp_register(tmp);
 
 	event_header_fill(&h, k);
 	h.nstrs = t->strs.count;
@@ -315,6 +393,8 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	cache_hash_init(&w.h);
 	write_payload(&w, t, k, &h);
 	free(w.buf);
+	if (cache_test_mid_write != NULL)
+		cache_test_mid_write();
 	h.payload_hash = cache_hash_final(&w.h);
 	h.header_hash = cache_hash_bytes(&h, sizeof h);
 	if (w.failed == 0 && pwrite(w.fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
@@ -327,8 +407,10 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	if (w.failed != 0) {
 		load_say(why, whysize, "writing %s: %s", final, strerror(w.failed));
 		unlink(tmp);
+		tmp_unregister(slot);
 		return -1;
 	}
+	tmp_unregister(slot);
 	return 0;
 }
 

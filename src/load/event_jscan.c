@@ -156,7 +156,7 @@ jv_intern(struct trace *t, const struct jval *v)
 	size_t len;
 	const char *s = jv_str(v, &len);
 
-	return s ? strtab_intern(&t->strs, s, len) : 0;
+	return s ? trace_intern(t, s, len) : 0;
 }
 
 /* take_args() for jscan's fields */
@@ -287,7 +287,7 @@ event_jscan_take(struct trace *t, const struct jval *f)
 		return 1;
 	if (ph == 'X')
 		dur_r = jv_time(&f[JF_DUR], &dur);
-	name_id = strtab_intern(&t->strs, name, name_len);
+	name_id = trace_intern(t, name, name_len);
 	memory = event_fill(t, &ev, ph, dur_r, dur, name_id, name, cat, kind,
 	    ph == 'X' ? (uint8_t)trace_classify(kind) : CLASS_NONE);
 	ev.args = take_jscan_args(t, f, memory);

@@ -147,7 +147,7 @@ event_intern_arg(struct trace *t, json_object *args, const char *key)
 	size_t len;
 	const char *s = get_str(args, key, &len);
 
-	return s ? strtab_intern(&t->strs, s, len) : 0;
+	return s ? trace_intern(t, s, len) : 0;
 }
 
 /* Keeps what the analysis needs from args; returns its index or EV_NONE. */
@@ -218,7 +218,7 @@ take_counter(struct trace *t, json_object *obj, const char *name,
 		nums.value = json_object_get_double(val);
 		memset(&ev, 0, sizeof ev);
 		ev.ts_ns = ts;
-		ev.name = strtab_intern(&t->strs, label, strlen(label));
+		ev.name = trace_intern(t, label, strlen(label));
 		ev.track = tr;
 		ev.cat = cat;
 		ev.ph = 'C';
@@ -356,7 +356,7 @@ event_jsonc_take(struct trace *t, json_object *obj)
 	if (ph == 'X')
 		dur_r = get_time(obj, "dur", &dur);
 	memory = event_fill(t, &ev, ph, dur_r, dur,
-	    strtab_intern(&t->strs, name, name_len), name, cat, kind,
+	    trace_intern(t, name, name_len), name, cat, kind,
 	    ph == 'X' ? (uint8_t)trace_classify(kind) : CLASS_NONE);
 	json_object_object_get_ex(obj, "args", &args);
 	ev.args = take_args(t, args, memory);
@@ -405,10 +405,18 @@ event_jsonc_header(struct trace *t, const char *key, json_object *v)
 	} else if (strcmp(key, "distributedInfo") == 0 &&
 	    json_object_is_type(v, json_type_object)) {
 		t->has_distributed = 1;
-		if (load_get_int(t, v, "rank", &n) > 0)
-			t->dist_rank = n;
-		if (load_get_int(t, v, "world_size", &n) > 0)
-			t->world_size = n;
+		if (load_get_int(t, v, "rank", &n) > 0) {
+			if (n >= 0 && n <= TRACE_RANK_MAX)
+				t->dist_rank = n;
+			else
+				t->warn.bad_rank++;
+		}
+		if (load_get_int(t, v, "world_size", &n) > 0) {
+			if (n >= 1 && n <= TRACE_WORLD_MAX)
+				t->world_size = n;
+			else
+				t->warn.bad_rank++;
+		}
 		t->dist_backend = event_intern_arg(t, v, "backend");
 	} else if (strcmp(key, "baseTimeNanoseconds") == 0) {
 		if (json_object_is_type(v, json_type_int)) {

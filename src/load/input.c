@@ -190,8 +190,9 @@ input_rank_from_name(const char *path)
 				;
 			if (*q == '\0')
 				continue;
-			for (; isdigit((unsigned char)*q) && n < INT64_MAX / 10 - 10; q++)
-				n = n * 10 + (*q - '0');
+			for (; isdigit((unsigned char)*q); q++)
+				if ((n = n * 10 + (*q - '0')) > TRACE_RANK_MAX)
+					return -2;
 			return n;
 		}
 	}
@@ -210,6 +211,8 @@ input_assign_rank(struct trace *t, size_t position)
 		t->rank = r;
 		t->rank_source = "file name";
 	} else {
+		if (r == -2)
+			t->warn.bad_rank++;
 		t->rank = (int64_t)position;
 		t->rank_source = "position";
 	}

@@ -35,12 +35,14 @@ int input_expand(struct input_list *l, char *const *args, size_t nargs,
 void input_free(struct input_list *l);
 /*
  * Returns the first integer after "rank" or "worker" (case-insensitive) in
- * the file name of path (not its directories), or -1 if there is none.
+ * the file name of path (not its directories), or -1 if there is none, -2
+ * when it is beyond TRACE_RANK_MAX.
  */
 int64_t input_rank_from_name(const char *path);
 /*
  * Sets t->rank and t->rank_source: distributedInfo.rank, else the number in
- * the file name, else position (the file's index in the sorted list).
+ * the file name, else position (the file's index in the sorted list).  A
+ * rank in the name beyond TRACE_RANK_MAX is counted (bad_rank) and ignored.
  */
 void input_assign_rank(struct trace *t, size_t position);
 /* Compares two names with embedded numbers by value ("a2" < "a10"). */

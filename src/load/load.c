@@ -84,13 +84,16 @@ rd_jscan_event(struct reader *rd)
 int
 load_read_events(struct reader *rd)
 {
-	int c = rd_peek(rd);
+	int c;
 
 	rd->events_seen = 1;
+	rd->in_events = 1;
+	c = rd_peek(rd);
 	rd->last_good = rd_offset(rd);
 	if (c == ']') {
 		rd->pos++;
 		rd->last_good = rd_offset(rd);
+		rd->in_events = 0;
 		return RD_OK;
 	}
 	if (rd->split_min > 0)
@@ -128,6 +131,7 @@ load_read_events(struct reader *rd)
 			if (rd_peek(rd) == ']') {       /* tolerate a trailing comma */
 				rd->pos++;
 				rd->last_good = rd_offset(rd);
+				rd->in_events = 0;
 				return RD_OK;
 			}
 			continue;
@@ -135,6 +139,7 @@ load_read_events(struct reader *rd)
 		if (c == ']') {
 			rd->pos++;
 			rd->last_good = rd_offset(rd);
+			rd->in_events = 0;
 			return RD_OK;
 		}
 		return expect_error(rd, c, "',' or ']' after an event");
@@ -227,6 +232,25 @@ after_value:
 		}
 		return expect_error(rd, c, "',' or '}' after a value");
 	}
+}
+
+/*
+ * Says why reading stopped when the data ended inside the JSON value: the
+ * trace's stop reason names the file, the byte where it ended and what was
+ * still open.
+ */
+static void
+cut_short(struct reader *rd)
+{
+	char msg[sizeof rd->err->msg];
+	uint64_t off = rd_offset(rd);
+
+	snprintf(msg, sizeof msg, "%s: byte %llu (line %llu): the file ends before "
+	    "the %s is closed (cut short)", rd->path, (unsigned long long)off,
+	    (unsigned long long)rd_line_at(rd, rd->pos),
+	    rd->in_events ? "event array" : "top-level object");
+	free(rd->t->stop_reason);
+	rd->t->stop_reason = xstrdup(msg);
 }
 
 static int
@@ -327,6 +351,13 @@ read_document(struct reader *rd)
 			rd->t->stop_reason = xmalloc(strlen(rd->path) + strlen(rd->badmsg) + 3);
 			snprintf(rd->t->stop_reason, strlen(rd->path) + strlen(rd->badmsg) + 3,
 			    "%s: %s", rd->path, rd->badmsg);
+		} else {
+			/*
+			 * The data ended before the JSON did: cut short, even
+			 * when the cut fell between two events (a job killed
+			 * mid-write), where no byte is left over to count.
+			 */
+			cut_short(rd);
 		}
 		return 0;
 	}
@@ -404,8 +435,36 @@ load_settings(const struct load_opts *opts, int *fast, int *threads,
 }
 
 int
+load_open(const char *path, struct load_error *err)
+{
+	int fd;
+
+	memset(err, 0, sizeof *err);
+	if (strcmp(path, "-") == 0)
+		fd = dup(STDIN_FILENO);
+	else
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+		err->not_file = errno == ENOENT || errno == ELOOP || errno == EISDIR;
+	}
+	return fd;
+}
+
+int
 load_trace(struct trace *t, const char *path, const struct load_opts *opts,
     struct load_error *err)
+{
+	int fd = load_open(path, err);
+
+	if (fd < 0)
+		return -1;
+	return load_trace_fd(t, fd, path, opts, err);
+}
+
+int
+load_trace_fd(struct trace *t, int fd, const char *path,
+    const struct load_opts *opts, struct load_error *err)
 {
 	struct reader rd;
 	struct stat st;
@@ -414,16 +473,7 @@ load_trace(struct trace *t, const char *path, const struct load_opts *opts,
 
 	memset(err, 0, sizeof *err);
 	memset(&rd, 0, sizeof rd);
-	if (strcmp(path, "-") == 0) {
-		rd.fd = dup(STDIN_FILENO);
-	} else {
-		rd.fd = open(path, O_RDONLY);
-	}
-	if (rd.fd < 0) {
-		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
-		err->not_file = errno == ENOENT || errno == ELOOP || errno == EISDIR;
-		return -1;
-	}
+	rd.fd = fd;
 	if (fstat(rd.fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			snprintf(err->msg, sizeof err->msg, "%s: is a directory", path);

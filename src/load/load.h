@@ -72,5 +72,16 @@ struct load_error {
  */
 int load_trace(struct trace *t, const char *path, const struct load_opts *opts,
     struct load_error *err);
+/*
+ * Opens path as load_trace() does ("-": a duplicate of standard input).
+ * Returns the descriptor, or -1 with err filled.
+ */
+int load_open(const char *path, struct load_error *err);
+/*
+ * load_trace() from fd, already open on path (load_open()), which it
+ * closes: the file named is the one opened, whatever path names by now.
+ */
+int load_trace_fd(struct trace *t, int fd, const char *path,
+    const struct load_opts *opts, struct load_error *err);
 
 #endif

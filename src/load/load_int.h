@@ -76,10 +76,12 @@ struct reader {
 	json_tokener *tok;
 	struct jscan js;
 	int fast;               /* decode events with jscan where it can */
+	uint64_t value_limit;   /* rd_value(): at most this many bytes (0: any) */
 	struct taker *taker;    /* the taker thread, or NULL */
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
+	int in_events;          /* inside it: its ']' not read yet */
 
 	/* the last error load_set_error() wrote, in parts (see half_join()) */
 	uint64_t err_off, err_line;

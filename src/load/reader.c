@@ -184,8 +184,7 @@ rd_gz_read(struct reader *rd, char *dst, size_t size)
 				rd->z_done = 1;
 			}
 		} else if (zr == Z_MEM_ERROR) {
-			fprintf(stderr, "gantty: out of memory inflating %s\n", rd->path);
-			abort();
+			xalloc_die("inflating gzip data");
 		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			gz_corrupt(rd, rd->z.msg);
 		}
@@ -230,10 +229,8 @@ rd_open(struct reader *rd)
 		fill_input(rd);
 	if (rd->z.avail_in >= 2 && rd->in[0] == 0x1f && rd->in[1] == 0x8b) {
 		rd->gzip = 1;
-		if (inflateInit2(&rd->z, 15 + 16) != Z_OK) {
-			fprintf(stderr, "gantty: out of memory inflating %s\n", rd->path);
-			abort();
-		}
+		if (inflateInit2(&rd->z, 15 + 16) != Z_OK)
+			xalloc_die("starting to inflate gzip data");
 		rd->z_ready = 1;
 	}
 }
@@ -318,6 +315,8 @@ rd_peek(struct reader *rd)
 int
 rd_value(struct reader *rd, json_object **out)
 {
+	uint64_t start = rd_offset(rd);
+
 	json_tokener_reset(rd->tok);
 	rd->mark = rd->pos;
 	rd->marked = 1;
@@ -345,6 +344,14 @@ rd_value(struct reader *rd, json_object **out)
 		}
 		if (jerr == json_tokener_continue) {
 			rd->pos += avail;
+			if (rd->value_limit > 0 && rd_offset(rd) - start > rd->value_limit) {
+				rd->marked = 0;
+				rd->pos = rd->len;
+				load_set_error(rd, rd->pos, "a value of more than %llu bytes "
+				    "(not a report gantty wrote)",
+				    (unsigned long long)rd->value_limit);
+				return RD_ERR;
+			}
 			continue;
 		}
 		if (jerr == json_tokener_error_depth && rd->marked) {
@@ -415,10 +422,8 @@ rd_tokener(void)
 {
 	json_tokener *tok = json_tokener_new_ex(MAX_DEPTH);
 
-	if (tok == NULL) {
-		fprintf(stderr, "gantty: out of memory\n");
-		abort();
-	}
+	if (tok == NULL)
+		xalloc_die("allocating a JSON tokener");
 	json_tokener_set_flags(tok, 0);
 	return tok;
 }

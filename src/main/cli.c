@@ -13,6 +13,8 @@
 #include "analysis/metrics.h"
 #include "base/pattern.h"
 #include "base/units.h"
+#include "model/event.h"
+#include "report/emit.h"
 #include "main/cli.h"
 #include "tui/style.h"
 #include "view/keymap.h"
@@ -166,8 +168,12 @@ print_usage(void)
 void
 cli_usage_error(const char *fmt, const char *arg)
 {
+	char buf[4096];
+
+	/* arg may be a file name: safe for the terminal (emit.h) */
+	snprintf(buf, sizeof buf, fmt, arg);
 	fputs("gantty: ", stderr);
-	fprintf(stderr, fmt, arg);
+	emit_text_str(stderr, buf);
 	fputs("\nTry 'gantty --help'.\n", stderr);
 	exit(EXIT_USAGE);
 }
@@ -411,6 +417,9 @@ cli_parse(struct cli *c, int argc, char **argv)
 			c->rank = parse_int(optarg, "--rank needs a rank number, not '%s'");
 			if (c->rank < 0)
 				cli_usage_error("--rank needs a rank number, not '%s'", optarg);
+			if (c->rank > TRACE_RANK_MAX)
+				cli_usage_error("--rank=%s: out of range 0..2147483647",
+				    optarg);
 			break;
 		case OPT_MIN_GAP:
 			if (units_parse_duration(optarg, &o->min_gap_ns) != UNITS_OK)
@@ -424,6 +433,9 @@ cli_parse(struct cli *c, int argc, char **argv)
 			    "--world-size needs a positive integer, not '%s'");
 			if (o->mfu.world_size <= 0)
 				cli_usage_error("--world-size needs a positive integer, not '%s'",
+				    optarg);
+			if (o->mfu.world_size > TRACE_WORLD_MAX)
+				cli_usage_error("--world-size=%s: out of range 1..1048576",
 				    optarg);
 			break;
 		case 'h':
@@ -451,8 +463,10 @@ compile(const char **pattern, regex_t *re, int flags, const char *option)
 
 	if (*pattern == NULL)
 		return 0;
-	if (pattern_compile(re, *pattern, flags, err, sizeof err) < 0) {
-		fprintf(stderr, "gantty: %s '%s': %s\n", option, *pattern, err);
+	if (pattern_compile(re, *pattern, flags, err, sizeof err) != 0) {
+		fprintf(stderr, "gantty: %s '", option);
+		emit_text_str(stderr, *pattern);
+		fprintf(stderr, "': %s\n", err);
 		*pattern = NULL;
 		return -1;
 	}

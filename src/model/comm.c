@@ -16,6 +16,7 @@
 
 #include "base/pattern.h"
 #include "base/match.h"
+#include "base/pattern.h"
 #include "base/strtab.h"
 #include "base/xalloc.h"
 #include "model/comm.h"
@@ -161,7 +162,7 @@ name_info(struct classifier *c, uint32_t id)
 		v |= NAME_CTX;
 	r = comm_name_rule(s);
 	if (r == COMM_RULE_NONE && c->pattern != NULL &&
-	    pattern_match(c->pattern, s, 0, NULL))
+	    pattern_exec(c->pattern, s, 0, NULL) == 0)
 		r = COMM_RULE_PATTERN;
 	v |= (uint8_t)(r << NAME_RULE_SHIFT);
 	c->name[id] = v;

@@ -26,6 +26,15 @@
  */
 #define TRACE_TIME_MAX (((int64_t)1 << 62) - 1)
 /*
+ * Ranks lie in [0, TRACE_RANK_MAX] and world sizes in [1, TRACE_WORLD_MAX]
+ * wherever they enter (distributedInfo, a file name, a report, the command
+ * line): so rank * 65536 + device fits int64_t, and a list of missing ranks
+ * stays bounded.  Beyond: counted (bad_rank) and ignored in a trace, an
+ * error in a report or an option.
+ */
+#define TRACE_RANK_MAX INT32_MAX
+#define TRACE_WORLD_MAX ((int64_t)1 << 20)
+/*
  * The most GPU devices analysed in one trace (one rank: a process sees a few
  * GPUs).  Every analysis scans the trace, so a hostile trace with a device
  * per kernel would otherwise cost devices x events; the rest are counted in

@@ -213,11 +213,24 @@ map_find(const struct trace *t, int64_t pid, uint32_t pid_str, int64_t tid,
 	return EV_NONE;
 }
 
+uint32_t
+trace_intern(struct trace *t, const char *s, size_t len)
+{
+	if (len > TRACE_STR_MAX) {
+		len = TRACE_STR_MAX;
+		/* not inside a UTF-8 sequence: back to its lead byte */
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+		t->warn.long_strings++;
+	}
+	return strtab_intern(&t->strs, s, len);
+}
+
 static void
 key_of(struct trace *t, int64_t *id, const char *text, uint32_t *str)
 {
 	if (text != NULL) {
-		*str = strtab_intern(&t->strs, text, strlen(text));
+		*str = trace_intern(t, text, strlen(text));
 		if (*str == 0)          /* "" is a string id too: keep it distinct */
 			*str = strtab_intern(&t->strs, "\"\"", 2);
 		*id = 0;
@@ -318,7 +331,7 @@ trace_cat_kind(const char *cat)
 uint16_t
 trace_category(struct trace *t, const char *cat, size_t len)
 {
-	uint32_t id = strtab_intern(&t->strs, cat, len);
+	uint32_t id = trace_intern(t, cat, len);
 
 	for (size_t i = 0; i < t->ncats; i++)
 		if (t->cats[i] == id)
@@ -634,8 +647,7 @@ trace_metadata(struct trace *t, const char *kind, int64_t pid,
 	if (tid == INT64_MIN && tid_text == NULL)
 		m.tid = 0;
 	key_of(t, &m.tid, tid_text, &m.tid_str);
-	m.str_value = str_value ? strtab_intern(&t->strs, str_value,
-	    strlen(str_value)) : 0;
+	m.str_value = str_value ? trace_intern(t, str_value, strlen(str_value)) : 0;
 	m.int_value = int_value;
 	xgrow(&ms->v, &ms->cap, ms->n + 1, sizeof *ms->v);
 	ms->v[ms->n++] = m;

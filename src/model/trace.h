@@ -83,7 +83,9 @@ struct device_prop {
 	X(trailing_bytes, "trailing_bytes", "bytes after the end of the JSON value (ignored)") \
 	X(too_many_events, "too_many_events", "events beyond the 4 billion limit (skipped)") \
 	X(too_deep, "too_deep", "events or header values nested deeper than 64 levels (skipped)") \
-	X(devices_skipped, "devices_skipped", "GPU devices beyond the first 64 of the trace (not analysed)")
+	X(devices_skipped, "devices_skipped", "GPU devices beyond the first 64 of the trace (not analysed)") \
+	X(bad_rank, "bad_rank", "ranks or world sizes out of range (ignored)") \
+	X(long_strings, "long_strings", "strings longer than 1 MiB (cut to their first MiB)")
 
 /*
  * The events a few analyses look for among millions, listed by
@@ -168,6 +170,19 @@ struct trace {
 	void *track_map;
 	void *pending;          /* open B events */
 };
+
+/*
+ * The longest string the model keeps, in bytes: a name, category, id or
+ * argument beyond it is cut there (at a UTF-8 character boundary) and
+ * counted (long_strings), so that no output has to cut one silently.
+ */
+#define TRACE_STR_MAX ((size_t)1 << 20)
+
+/*
+ * Interns the len bytes at s in t's strings, cut to TRACE_STR_MAX (counted
+ * in t->warn.long_strings).  Returns its id.
+ */
+uint32_t trace_intern(struct trace *t, const char *s, size_t len);
 
 /* Initialises an empty trace for path (copied). */
 void trace_init(struct trace *t, const char *path);

@@ -8,9 +8,11 @@
 #include "base/utf8.h"
 
 /*
- * Writes s as a JSON string, escaping quotes, backslashes and controls.
- * Names come from the trace as they were, so a byte that is not part of
- * well-formed UTF-8 becomes U+FFFD: the report is always valid JSON.
+ * Writes s as a JSON string, escaping quotes, backslashes and controls:
+ * C0, DEL, C1 (U+0080 to U+009F) and the bidirectional controls
+ * (utf8_unsafe()) as \uXXXX, so that a report shown on a terminal cannot
+ * drive it.  Names come from the trace as they were, so a byte that is not
+ * part of well-formed UTF-8 becomes U+FFFD: the report is always valid JSON.
  */
 void
 emit_json_str(FILE *out, const char *s)
@@ -20,12 +22,15 @@ emit_json_str(FILE *out, const char *s)
 	putc('"', out);
 	while (*p != '\0') {
 		unsigned char c = *p;
+		uint32_t cp;
 		size_t n;
 
 		if (c >= 0x80) {
-			if ((n = utf8_valid_len(p, SIZE_MAX, NULL)) == 0) {
+			if ((n = utf8_valid_len(p, SIZE_MAX, &cp)) == 0) {
 				fputs("\\ufffd", out);
 				n = 1;
+			} else if (utf8_unsafe(cp)) {
+				fprintf(out, "\\u%04x", (unsigned)cp);
 			} else {
 				fwrite(p, 1, n, out);
 			}
@@ -48,34 +53,44 @@ emit_json_str(FILE *out, const char *s)
 }
 
 /*
- * The bytes of the character of text at p: a well-formed UTF-8 sequence,
- * or 1 for a byte that does not start one (shown as '?').
+ * The character of text at p: its bytes (a well-formed UTF-8 sequence, or
+ * 1 for a byte that does not start one) and, in *cols, the columns it
+ * takes as written: 1 for one shown as '?' (not well-formed, or
+ * utf8_unsafe()), else utf8_width().  *shown is 0 for those shown as '?'.
  */
 static size_t
-text_char(const unsigned char *p)
+text_char(const unsigned char *p, int *cols, int *shown)
 {
-	size_t n = *p >= 0x80 ? utf8_valid_len(p, SIZE_MAX, NULL) : 1;
+	uint32_t cp = *p;
+	size_t n = *p >= 0x80 ? utf8_valid_len(p, SIZE_MAX, &cp) : 1;
 
-	return n == 0 ? 1 : n;
+	if (n == 0 || utf8_unsafe(cp)) {
+		*cols = 1;
+		*shown = 0;
+		return n == 0 ? 1 : n;
+	}
+	*cols = utf8_width(cp);
+	*shown = 1;
+	return n;
 }
 
 /*
  * Writes s[0..len) (or up to its NUL) for a terminal, a log or a CSV field:
- * control bytes, C1 controls (U+0080 to U+009F) and bytes that are not
- * well-formed UTF-8 become '?', so a name in a trace cannot send escape
- * sequences to the terminal.  With csv_quote, '"' is doubled.  len is at a
- * character's end (text_char()).
+ * control bytes, C1 controls (U+0080 to U+009F), bidirectional controls and
+ * bytes that are not well-formed UTF-8 become '?', so a name in a trace
+ * cannot send escape sequences to the terminal nor reorder what follows it.
+ * With csv_quote, '"' is doubled.  len is at a character's end.
  */
 static void
 text_put(FILE *out, const char *s, size_t len, int csv_quote)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n;
+	int cols, shown;
 
 	for (; len > 0 && *p != '\0'; p += n, len -= n < len ? n : len) {
-		n = text_char(p);
-		if ((*p >= 0x80 && utf8_valid_len(p, SIZE_MAX, NULL) == 0) ||
-		    *p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] < 0xa0)) {
+		n = text_char(p, &cols, &shown);
+		if (!shown) {
 			putc('?', out);
 			continue;
 		}
@@ -96,29 +111,55 @@ emit_text_name(FILE *out, const char *s, size_t max, int ascii)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	const char *mark = ascii ? "..." : "\xe2\x80\xa6";   /* U+2026 */
-	size_t nchars = 0, head, tail, k = 0, mark_chars = ascii ? 3 : 1;
-	const char *cut = s, *resume = s;
+	size_t ncols = 0, head, tail, mark_cols = ascii ? 3 : 1, used = 0;
+	const unsigned char *cut = p, *resume, *q;
+	int cols, shown;
 
-	for (const unsigned char *q = p; *q != '\0'; q += text_char(q))
-		nchars++;
-	if (max < mark_chars + 2)
-		max = mark_chars + 2;
-	if (nchars <= max) {
+	for (q = p; *q != '\0'; ncols += (size_t)cols)
+		q += text_char(q, &cols, &shown);
+	if (max < mark_cols + 2)
+		max = mark_cols + 2;
+	if (ncols <= max) {
 		text_put(out, s, SIZE_MAX, 0);
-		return nchars;
+		return ncols;
 	}
-	head = (max - mark_chars + 1) / 2;      /* the start, as long as the end or one more */
-	tail = max - mark_chars - head;
-	for (const unsigned char *q = p; *q != '\0'; q += text_char(q), k++) {
-		if (k == head)
-			cut = (const char *)q;
-		if (k == nchars - tail)
-			resume = (const char *)q;
+	head = (max - mark_cols + 1) / 2;       /* the start, as long as the end or one more */
+	tail = max - mark_cols - head;
+	/* the start: whole characters within head columns */
+	for (q = p; *q != '\0'; ) {
+		size_t n = text_char(q, &cols, &shown);
+
+		if (used + (size_t)cols > head)
+			break;
+		used += (size_t)cols;
+		q += n;
 	}
-	text_put(out, s, (size_t)(cut - s), 0);
+	cut = q;
+	/* the end: the shortest suffix within tail columns, not starting
+	   with a combining mark (whose base was elided) */
+	{
+		size_t rem = 0;
+
+		for (q = cut; *q != '\0'; rem += (size_t)cols)
+			q += text_char(q, &cols, &shown);
+		resume = cut;
+		for (;;) {
+			size_t n;
+
+			if (*resume == '\0')
+				break;
+			n = text_char(resume, &cols, &shown);
+			if (rem <= tail && cols > 0)
+				break;
+			rem -= (size_t)cols;
+			resume += n;
+		}
+		used += rem;
+	}
+	text_put(out, s, (size_t)((const char *)cut - s), 0);
 	fputs(mark, out);
-	text_put(out, resume, SIZE_MAX, 0);
-	return max;
+	text_put(out, (const char *)resume, SIZE_MAX, 0);
+	return used + mark_cols;
 }
 
 /* Writes s as one CSV field (quoted when it holds , or "). */

@@ -2,11 +2,14 @@
  * emit — how every report writer puts a string from a trace: as a JSON
  * string, as text for a terminal or a log, or as a CSV field.  Names come
  * from the trace as they were, so each form makes them safe: JSON escapes
- * quotes, backslashes and controls and turns bytes that are not
- * well-formed UTF-8 into U+FFFD (the report is always valid JSON); text and
- * CSV turn controls, C1 controls and such bytes into '?' (a name cannot
- * send escape sequences to the terminal); the text form may elide a long
- * name in its middle.  Nothing is allocated.
+ * quotes, backslashes and controls (C0, DEL, C1 and the bidirectional
+ * controls as \uXXXX) and turns bytes that are not well-formed UTF-8 into
+ * U+FFFD (the report is always valid JSON); text and CSV turn the same
+ * controls and such bytes into '?' (a name cannot send escape sequences to
+ * the terminal, nor reorder the line around it); the text form may elide a
+ * long name in its middle.  Names of any script are written as themselves;
+ * widths are terminal columns (utf8_width(): CJK takes two, combining
+ * marks none).  Nothing is allocated.
  */
 #ifndef GANTTY_EMIT_H
 #define GANTTY_EMIT_H
@@ -23,12 +26,12 @@ void emit_text_str(FILE *out, const char *s);
 
 /*
  * Writes the name s as emit_text_str() does, but one of more than max
- * characters (a character: a UTF-8 sequence, or a byte shown as '?'; not
- * terminal columns) is elided in the middle: its first and last characters
- * around "\u2026" or, with ascii, "...", max characters in all (max is
- * taken as 5 at least).  Kernel names of thousands of characters are
- * mostly template arguments, so their start and end say what they are.
- * Returns the characters written, for padding.  O(|s|).
+ * terminal columns (utf8_width(); a byte shown as '?' takes one) is elided
+ * in the middle: its first and last whole characters around "\u2026" or,
+ * with ascii, "...", at most max columns in all (max is taken as 5 at
+ * least).  Kernel names of thousands of characters are mostly template
+ * arguments, so their start and end say what they are.  Returns the
+ * columns written, for padding.  O(|s|).
  */
 size_t emit_text_name(FILE *out, const char *s, size_t max, int ascii);
 /* Writes s as one CSV field (quoted when it holds , or ", '"' doubled). */

@@ -10,52 +10,13 @@
 #include <string.h>
 
 #include <json.h>
-#include <zlib.h>
+
+#include "load/jstream.h"
 
 #include "report/report_set.h"
 #include "analysis/bandwidth.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
-
-/* Reads all of file (plain or gzip) into *buf.  Returns its length, or -1. */
-static long
-read_all(const char *file, char **buf)
-{
-	gzFile gz = gzopen(file, "rb");
-	size_t len = 0, cap = 1 << 16;
-	int n = 0, toobig = 0;
-
-	*buf = NULL;
-	if (gz == NULL)
-		return -1;
-	*buf = xmalloc(cap);
-	for (;;) {
-		if (cap - len < (1 << 16)) {
-			if (cap > (size_t)INT_MAX / 2) {
-				toobig = 1;
-				break;
-			}
-			cap *= 2;
-			*buf = xreallocarray(*buf, cap, 1);
-		}
-		n = gzread(gz, *buf + len, (unsigned)(cap - len - 1));
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	if (n < 0 || toobig) {
-		int e = toobig ? EFBIG : errno ? errno : EIO;
-
-		gzclose(gz);
-		free(*buf);
-		*buf = NULL;
-		errno = e;
-		return -1;
-	}
-	gzclose(gz);
-	(*buf)[len] = '\0';
-	return (long)len;
-}
 
 static int
 fail(char *err, size_t errsize, const char *fmt, ...)
@@ -93,17 +54,6 @@ get_str(json_object *o, const char *key)
 	return json_object_get_string(m);
 }
 
-static json_object *
-get_array(json_object *o, const char *key)
-{
-	json_object *m;
-
-	if (!json_object_object_get_ex(o, key, &m) ||
-	    !json_object_is_type(m, json_type_array))
-		return NULL;
-	return m;
-}
-
 /* Times are those of a trace (trace.h): within +-TRACE_TIME_MAX. */
 static int
 in_range(int64_t t)
@@ -111,30 +61,24 @@ in_range(int64_t t)
 	return t >= -TRACE_TIME_MAX && t <= TRACE_TIME_MAX;
 }
 
-/* Reads the steps of entry e into in.  Returns 0, or -1 naming the problem. */
+/* Reads step i (the object s) into in.  Returns 0, or -1 naming the problem. */
 static int
-take_steps(struct crossrank_in *in, json_object *e, char *what, size_t wsize)
+take_step(struct crossrank_in *in, size_t *cap, json_object *s, size_t i,
+    char *what, size_t wsize)
 {
-	json_object *steps = get_array(e, "steps");
-	size_t n = steps ? json_object_array_length(steps) : 0;
+	struct crossrank_step_in st;
 
-	if (steps == NULL)
-		return fail(what, wsize, "no \"steps\" array");
-	in->steps = xcalloc(n ? n : 1, sizeof *in->steps);
-	for (size_t i = 0; i < n; i++) {
-		json_object *s = json_object_array_get_idx(steps, i);
-		struct crossrank_step_in *st = &in->steps[in->nsteps];
-
-		if (!json_object_is_type(s, json_type_object) ||
-		    get_i64(s, "number", &st->number) != 1 ||
-		    get_i64(s, "start_ns", &st->start_ns) != 1 ||
-		    get_i64(s, "end_ns", &st->end_ns) != 1 ||
-		    st->end_ns < st->start_ns || !in_range(st->start_ns) ||
-		    !in_range(st->end_ns))
-			return fail(what, wsize, "step %zu: needs integer number, "
-			    "start_ns <= end_ns within +-2^62", i);
-		in->nsteps++;
-	}
+	memset(&st, 0, sizeof st);
+	if (!json_object_is_type(s, json_type_object) ||
+	    get_i64(s, "number", &st.number) != 1 ||
+	    get_i64(s, "start_ns", &st.start_ns) != 1 ||
+	    get_i64(s, "end_ns", &st.end_ns) != 1 ||
+	    st.end_ns < st.start_ns || !in_range(st.start_ns) ||
+	    !in_range(st.end_ns))
+		return fail(what, wsize, "step %zu: needs integer number, "
+		    "start_ns <= end_ns within +-2^62", i);
+	xgrow(&in->steps, cap, in->nsteps + 1, sizeof *in->steps);
+	in->steps[in->nsteps++] = st;
 	return 0;
 }
 
@@ -167,118 +111,394 @@ take_bandwidth(struct crossrank_coll_in *r, json_object *c)
 	return 0;
 }
 
-/* Reads the collectives of entry e into in.  Returns 0, or -1. */
+/* Reads collective i (the object c) into in.  Returns 0, or -1. */
 static int
-take_collectives(struct crossrank_in *in, json_object *e, char *what,
+take_collective(struct crossrank_in *in, json_object *c, size_t i, char *what,
     size_t wsize)
 {
-	json_object *cs = get_array(e, "collectives");
-	size_t n;
+	const char *name = NULL, *group = NULL;
+	struct crossrank_coll_in r;
+	json_object *b;
+	int64_t gs = -1;
 
-	if (cs == NULL)
-		return fail(what, wsize, "no \"collectives\" array (a report from "
-		    "gantty before 0.2? make it again with --report --format=json)");
-	n = json_object_array_length(cs);
-	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cs, i), *b;
-		const char *name = NULL, *group = NULL;
-		struct crossrank_coll_in r;
-		int64_t gs = -1;
-
-		memset(&r, 0, sizeof r);
-		r.seq = -1;
-		r.event = EV_NONE;
-		if (json_object_is_type(c, json_type_object)) {
-			name = get_str(c, "name");
-			group = get_str(c, "group");
-		}
-		if (name == NULL || group == NULL ||
-		    get_i64(c, "start_ns", &r.ts_ns) != 1 ||
-		    get_i64(c, "end_ns", &r.end_ns) != 1 || r.end_ns < r.ts_ns ||
-		    !in_range(r.ts_ns) || !in_range(r.end_ns) ||
-		    get_i64(c, "seq", &r.seq) < 0 ||
-		    get_i64(c, "group_size", &gs) < 0 ||
-		    !json_object_object_get_ex(c, "by_stream", &b) ||
-		    !json_object_is_type(b, json_type_boolean))
-			return fail(what, wsize, "collective %zu: needs name, group, "
-			    "by_stream, seq, group_size, start_ns <= end_ns within "
-			    "+-2^62", i);
-		if (take_bandwidth(&r, c) < 0)
-			return fail(what, wsize, "collective %zu: bytes must be an "
-			    "integer >= 0 or null, expected_busbw_gbps a number >= 0 "
-			    "or null", i);
-		if (r.seq < -1)
-			r.seq = -1;
-		r.group_size = gs < -1 || gs > INT32_MAX ? -1 : (int32_t)gs;
-		r.by_stream = json_object_get_boolean(b) ? 1 : 0;
-		r.name = strtab_intern(&in->strs, name, strlen(name));
-		r.group = strtab_intern(&in->strs, group, strlen(group));
-		crossrank_in_add(in, &r);
+	memset(&r, 0, sizeof r);
+	r.seq = -1;
+	r.event = EV_NONE;
+	if (json_object_is_type(c, json_type_object)) {
+		name = get_str(c, "name");
+		group = get_str(c, "group");
 	}
+	if (name == NULL || group == NULL ||
+	    get_i64(c, "start_ns", &r.ts_ns) != 1 ||
+	    get_i64(c, "end_ns", &r.end_ns) != 1 || r.end_ns < r.ts_ns ||
+	    !in_range(r.ts_ns) || !in_range(r.end_ns) ||
+	    get_i64(c, "seq", &r.seq) < 0 ||
+	    get_i64(c, "group_size", &gs) < 0 ||
+	    !json_object_object_get_ex(c, "by_stream", &b) ||
+	    !json_object_is_type(b, json_type_boolean))
+		return fail(what, wsize, "collective %zu: needs name, group, "
+		    "by_stream, seq, group_size, start_ns <= end_ns within "
+		    "+-2^62", i);
+	if (take_bandwidth(&r, c) < 0)
+		return fail(what, wsize, "collective %zu: bytes must be an "
+		    "integer >= 0 or null, expected_busbw_gbps a number >= 0 "
+		    "or null", i);
+	if (r.seq < -1)
+		r.seq = -1;
+	r.group_size = gs < -1 || gs > INT32_MAX ? -1 : (int32_t)gs;
+	r.by_stream = json_object_get_boolean(b) ? 1 : 0;
+	r.name = strtab_intern(&in->strs, name, strlen(name));
+	r.group = strtab_intern(&in->strs, group, strlen(group));
+	crossrank_in_add(in, &r);
 	return 0;
+}
+
+/*
+ * Reads the array at the read position, element by element: each parsed
+ * (one step or collective: small) and handed to take, then freed.
+ * Returns 0, 1 when the value is not an array, or -1 (message in what,
+ * or *json_err set for a JSON error, whose message is the stream's).
+ */
+static int
+each_element(struct jstream *js, int (*take)(void *ctx, json_object *o,
+    size_t i, char *what, size_t wsize), void *ctx, char *what, size_t wsize,
+    int *json_err)
+{
+	size_t i = 0;
+
+	if (jstream_peek(js) != '[')
+		return 1;
+	jstream_next(js);
+	if (jstream_peek(js) == ']') {
+		jstream_next(js);
+		return 0;
+	}
+	for (;; i++) {
+		json_object *o;
+		int c, r;
+
+		if (jstream_value(js, &o) < 0) {
+			*json_err = 1;
+			return -1;
+		}
+		r = take(ctx, o, i, what, wsize);
+		json_object_put(o);
+		if (r < 0)
+			return -1;
+		c = jstream_peek(js);
+		jstream_next(js);
+		if (c == ']')
+			return 0;
+		if (c != ',') {
+			*json_err = 1;
+			jstream_fail(js, c < 0 ? "not JSON (the data ends inside a "
+			    "value: cut short)" : "not JSON (expected ',' or ']')");
+			return -1;
+		}
+	}
+}
+
+struct rank_ctx {
+	struct crossrank_in *in;
+	size_t steps_cap;
+};
+
+static int
+step_cb(void *ctx, json_object *o, size_t i, char *what, size_t wsize)
+{
+	struct rank_ctx *r = ctx;
+
+	return take_step(r->in, &r->steps_cap, o, i, what, wsize);
+}
+
+static int
+coll_cb(void *ctx, json_object *o, size_t i, char *what, size_t wsize)
+{
+	struct rank_ctx *r = ctx;
+
+	return take_collective(r->in, o, i, what, wsize);
+}
+
+/*
+ * Reads the key of an object member and its ':'; *end set at the object's
+ * '}' instead.  Returns the key (the caller's to free), or NULL with the
+ * stream's message set (*end 0) or at the end (*end 1).
+ */
+static char *
+member_key(struct jstream *js, int first, int *end)
+{
+	json_object *k;
+	char *key;
+	int c = jstream_peek(js);
+
+	*end = 0;
+	if (!first) {
+		if (c == '}') {
+			jstream_next(js);
+			*end = 1;
+			return NULL;
+		}
+		if (c != ',') {
+			jstream_fail(js, c < 0 ? "not JSON (the data ends inside a value: "
+			    "cut short)" : "not JSON (expected ',' or '}')");
+			return NULL;
+		}
+		jstream_next(js);
+		c = jstream_peek(js);
+	} else if (c == '}') {
+		jstream_next(js);
+		*end = 1;
+		return NULL;
+	}
+	if (c != '"') {
+		jstream_fail(js, c < 0 ? "not JSON (the data ends inside a value: "
+		    "cut short)" : "not JSON (expected a key string)");
+		return NULL;
+	}
+	if (jstream_value(js, &k) < 0)
+		return NULL;
+	key = xstrdup(json_object_get_string(k));
+	json_object_put(k);
+	if (jstream_peek(js) != ':') {
+		free(key);
+		jstream_fail(js, "not JSON (expected ':' after a key)");
+		return NULL;
+	}
+	jstream_next(js);
+	return key;
+}
+
+/* An integer member value at the read position: 1, 0 for null, -1 if not an integer. */
+static int
+scalar_i64(struct jstream *js, int64_t *v, int *json_err)
+{
+	json_object *o;
+	int r;
+
+	if (jstream_value(js, &o) < 0) {
+		*json_err = 1;
+		return -1;
+	}
+	if (o == NULL)
+		return 0;
+	r = json_object_is_type(o, json_type_int) ? 1 : -1;
+	if (r == 1)
+		*v = json_object_get_int64(o);
+	json_object_put(o);
+	return r;
+}
+
+/*
+ * Reads ranks[i], the object at the read position, into set.  Returns 0,
+ * or -1 with the message in err (the stream's for a JSON error).
+ */
+static int
+take_rank(struct report_set *set, struct jstream *js, const char *file, size_t i,
+    char *err, size_t errsize)
+{
+	struct crossrank_in in;
+	struct rank_ctx ctx = { &in, 0 };
+	int64_t rank = 0, device = -1, world = -1;
+	int has_rank = 0, ints_ok = 1, has_steps = 0, has_colls = 0, jerr = 0, end;
+	char *trace = NULL, what[200] = "";
+	struct report_rank *r;
+
+	crossrank_in_init(&in, 0, -1, -1);
+	if (jstream_peek(js) != '{') {
+		if (jstream_skip(js) < 0)
+			goto json_error;
+		ints_ok = 0;
+		goto check;
+	}
+	jstream_next(js);
+	for (int first = 1;; first = 0) {
+		char *key = member_key(js, first, &end);
+		int rc = 0;
+
+		if (key == NULL) {
+			if (end)
+				break;
+			goto json_error;
+		}
+		if (strcmp(key, "rank") == 0) {
+			rc = scalar_i64(js, &rank, &jerr);
+			has_rank = rc == 1;
+		} else if (strcmp(key, "device") == 0) {
+			rc = scalar_i64(js, &device, &jerr);
+		} else if (strcmp(key, "world_size") == 0) {
+			rc = scalar_i64(js, &world, &jerr);
+		} else if (strcmp(key, "path") == 0) {
+			json_object *o;
+
+			if (jstream_value(js, &o) < 0) {
+				free(key);
+				goto json_error;
+			}
+			free(trace);
+			trace = json_object_is_type(o, json_type_string) ?
+			    xstrdup(json_object_get_string(o)) : NULL;
+			json_object_put(o);
+		} else if (strcmp(key, "steps") == 0 && what[0] == '\0') {
+			rc = each_element(js, step_cb, &ctx, what, sizeof what, &jerr);
+			has_steps = rc == 0;
+			if (rc == 1)
+				rc = jstream_skip(js) < 0 ? (jerr = 1, -1) : 0;
+			else if (rc < 0 && !jerr)
+				rc = 0;         /* said in what; read on for the JSON */
+		} else if (strcmp(key, "collectives") == 0 && what[0] == '\0') {
+			rc = each_element(js, coll_cb, &ctx, what, sizeof what, &jerr);
+			has_colls = rc == 0;
+			if (rc == 1)
+				rc = jstream_skip(js) < 0 ? (jerr = 1, -1) : 0;
+			else if (rc < 0 && !jerr)
+				rc = 0;
+		} else {
+			rc = jstream_skip(js) < 0 ? (jerr = 1, -1) : 0;
+		}
+		free(key);
+		if (jerr)
+			goto json_error;
+		if (rc < 0)
+			ints_ok = 0;
+		if (what[0] != '\0')
+			break;          /* a bad step or collective: said */
+	}
+check:
+	if (what[0] != '\0' && ints_ok && has_rank) {
+		snprintf(err, errsize, "%s: ranks[%zu]: %s", file, i, what);
+		goto fail;
+	}
+	if (!ints_ok || !has_rank || trace == NULL || device < -1 ||
+	    device > INT32_MAX) {
+		snprintf(err, errsize, "%s: ranks[%zu]: needs integer rank, device, "
+		    "world_size and a path", file, i);
+		goto fail;
+	}
+	if (rank < 0 || rank > TRACE_RANK_MAX) {
+		snprintf(err, errsize, "%s: ranks[%zu]: rank %" PRId64 " out of range "
+		    "0..%d", file, i, rank, TRACE_RANK_MAX);
+		goto fail;
+	}
+	if (world != -1 && (world < 1 || world > TRACE_WORLD_MAX)) {
+		snprintf(err, errsize, "%s: ranks[%zu]: world_size %" PRId64 " out of "
+		    "range 1..%" PRId64, file, i, world, TRACE_WORLD_MAX);
+		goto fail;
+	}
+	if (what[0] == '\0' && !has_steps)
+		snprintf(what, sizeof what, "no \"steps\" array");
+	if (what[0] == '\0' && !has_colls)
+		snprintf(what, sizeof what, "no \"collectives\" array (a report from "
+		    "gantty before 0.2? make it again with --report --format=json)");
+	if (what[0] != '\0') {
+		snprintf(err, errsize, "%s: ranks[%zu]: %s", file, i, what);
+		goto fail;
+	}
+	in.rank = rank;
+	in.device = (int32_t)device;
+	in.world_size = world;
+	xgrow(&set->v, &set->cap, set->n + 1, sizeof *set->v);
+	r = &set->v[set->n++];
+	memset(r, 0, sizeof *r);
+	r->in = in;
+	r->trace = trace;
+	r->file = xstrdup(file);
+	return 0;
+json_error:
+	snprintf(err, errsize, "%s", jstream_error(js));
+fail:
+	crossrank_in_free(&in);
+	free(trace);
+	return -1;
 }
 
 int
 report_set_load(struct report_set *set, const char *file, char *err,
     size_t errsize)
 {
-	char *buf, what[200];
-	long len = read_all(file, &buf);
-	json_tokener *tok;
-	json_object *doc, *ranks;
-	size_t n, first = set->n;
-	int rc = 0;
-	long bom;
+	struct jstream *js = jstream_open(file, 0, err, errsize);
+	size_t first = set->n, nranks = 0;
+	int has_version = 0, has_ranks = 0, rc = -1, end, c;
 
-	if (len < 0)
-		return fail(err, errsize, "%s: %s", file, strerror(errno));
-	/* a UTF-8 byte order mark, as a trace may have (the loader skips it) */
-	bom = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-	tok = json_tokener_new();
-	doc = json_tokener_parse_ex(tok, buf + bom, (int)(len - bom) + 1);
-	if (doc == NULL) {
-		rc = fail(err, errsize, "%s: byte %zu: not JSON (%s)", file,
-		    json_tokener_get_parse_end(tok) + bom,
-		    json_tokener_error_desc(json_tokener_get_error(tok)));
+	if (js == NULL)
+		return -1;
+	if ((c = jstream_peek(js)) != '{') {
+		if (jstream_skip(js) < 0)
+			snprintf(err, errsize, "%s", jstream_error(js));
+		else
+			goto not_report;
 		goto out;
 	}
-	if (!json_object_is_type(doc, json_type_object) ||
-	    get_str(doc, "version") == NULL ||
-	    (ranks = get_array(doc, "ranks")) == NULL) {
-		rc = fail(err, errsize, "%s: byte 0: not a gantty JSON report "
-		    "(no \"version\" and \"ranks\"); make one with "
-		    "gantty --report --format=json TRACE", file);
+	jstream_next(js);
+	for (int f = 1;; f = 0) {
+		char *key = member_key(js, f, &end);
+
+		if (key == NULL) {
+			if (end)
+				break;
+			snprintf(err, errsize, "%s", jstream_error(js));
+			goto out;
+		}
+		if (strcmp(key, "version") == 0) {
+			json_object *o;
+
+			free(key);
+			if (jstream_value(js, &o) < 0) {
+				snprintf(err, errsize, "%s", jstream_error(js));
+				goto out;
+			}
+			has_version = json_object_is_type(o, json_type_string);
+			json_object_put(o);
+			continue;
+		}
+		if (strcmp(key, "ranks") == 0 && jstream_peek(js) == '[') {
+			free(key);
+			has_ranks = 1;
+			jstream_next(js);
+			if (jstream_peek(js) == ']') {
+				jstream_next(js);
+				continue;
+			}
+			for (;;) {
+				if (take_rank(set, js, file, nranks++, err, errsize) < 0)
+					goto out;
+				c = jstream_peek(js);
+				jstream_next(js);
+				if (c == ']')
+					break;
+				if (c != ',') {
+					jstream_fail(js, c < 0 ? "not JSON (the data ends "
+					    "inside a value: cut short)" :
+					    "not JSON (expected ',' or ']')");
+					snprintf(err, errsize, "%s", jstream_error(js));
+					goto out;
+				}
+			}
+			continue;
+		}
+		free(key);
+		if (jstream_skip(js) < 0) {
+			snprintf(err, errsize, "%s", jstream_error(js));
+			goto out;
+		}
+	}
+	/*
+	 * One report a file: another one after it (cat a.json b.json) was
+	 * silently ignored; refused, with where it starts.
+	 */
+	if (jstream_peek(js) >= 0) {
+		snprintf(err, errsize, "%s: byte %llu: data after the end of the report "
+		    "(several reports in one file? give each its own file, or a "
+		    "directory of them)", file, (unsigned long long)jstream_offset(js));
 		goto out;
 	}
-	n = json_object_array_length(ranks);
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(ranks, i);
-		struct report_rank *r;
-		int64_t rank = 0, device = -1, world = -1;
-		const char *trace;
-
-		if (!json_object_is_type(e, json_type_object) ||
-		    get_i64(e, "rank", &rank) != 1 ||
-		    get_i64(e, "device", &device) < 0 ||
-		    get_i64(e, "world_size", &world) < 0 ||
-		    (trace = get_str(e, "path")) == NULL ||
-		    device < -1 || device > INT32_MAX) {
-			rc = fail(err, errsize, "%s: ranks[%zu]: needs integer rank, "
-			    "device, world_size and a path", file, i);
-			goto out;
-		}
-		xgrow(&set->v, &set->cap, set->n + 1, sizeof *set->v);
-		r = &set->v[set->n++];
-		memset(r, 0, sizeof *r);
-		crossrank_in_init(&r->in, rank, (int32_t)device, world);
-		r->trace = xstrdup(trace);
-		r->file = xstrdup(file);
-		if (take_steps(&r->in, e, what, sizeof what) < 0 ||
-		    take_collectives(&r->in, e, what, sizeof what) < 0) {
-			rc = fail(err, errsize, "%s: ranks[%zu]: %s", file, i, what);
-			goto out;
-		}
-	}
+	if (!has_version || !has_ranks)
+		goto not_report;
+	rc = 0;
+	goto out;
+not_report:
+	snprintf(err, errsize, "%s: byte 0: not a gantty JSON report "
+	    "(no \"version\" and \"ranks\"); make one with "
+	    "gantty --report --format=json TRACE", file);
 out:
 	if (rc < 0) {
 		while (set->n > first) {
@@ -289,10 +509,7 @@ out:
 			free(r->file);
 		}
 	}
-	if (doc != NULL)
-		json_object_put(doc);
-	json_tokener_free(tok);
-	free(buf);
+	jstream_close(js);
 	return rc;
 }
 

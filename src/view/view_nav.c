@@ -405,7 +405,7 @@ match_set(struct view *v, const struct trace *t)
 	for (uint32_t id = 0; id < t->strs.count; id++) {
 		const char *s = strtab_get(&t->strs, id);
 
-		if (p->compiled ? pattern_match(&p->re, s, 0, NULL) :
+		if (p->compiled ? pattern_exec(&p->re, s, 0, NULL) == 0 :
 		    contains_ci(s, low, n))
 			m->bits[id / 8] |= (uint8_t)(1u << (id % 8));
 	}
