@@ -569,6 +569,34 @@ Test(cache, forged_indices_are_range_checked)
 	FORGE("string count", offsetof(struct cache_header, nstrs), big);
 	FORGE("index total", offsetof(struct cache_header, nmaxend), big);
 	FORGE("backend name", offsetof(struct cache_header, dist_backend), huge);
+	/*
+	 * The header's own fields (trusted before: times near int64's limit
+	 * overflowed spans in render.c, report_diag.c and view.c).
+	 */
+	{
+		int64_t early = -TRACE_TIME_MAX, late = TRACE_TIME_MAX, two = 2,
+		    world = TRACE_WORLD_MAX + 1, rank = (int64_t)TRACE_RANK_MAX + 1,
+		    min = INT64_MIN;
+		uint64_t many = h.nevents + 1;
+		uint16_t flags = 0x8000;
+
+		FORGE("start time", offsetof(struct cache_header, start_ns), early);
+		FORGE("start time beyond 2^62", offsetof(struct cache_header, start_ns), min);
+		FORGE("end time", offsetof(struct cache_header, end_ns), late);
+		FORGE("end time beyond 2^62", offsetof(struct cache_header, end_ns), huge);
+		FORGE("world size", offsetof(struct cache_header, world_size), world);
+		FORGE("rank", offsetof(struct cache_header, dist_rank), rank);
+		FORGE("rank below -1", offsetof(struct cache_header, dist_rank), neg);
+		FORGE("has_distributed", offsetof(struct cache_header, has_distributed), two);
+		FORGE("legacy_array", offsetof(struct cache_header, legacy_array), two);
+		FORGE("activity count", offsetof(struct cache_header, nactivities), many);
+		FORGE("linked count", offsetof(struct cache_header, nlinked), many);
+		FORGE("comm rule count", offsetof(struct cache_header, comm_rules), many);
+		FORGE("event flags", EV(3, flags), flags);
+		FORGE("track device", TR(0, device), neg);
+		if (h.ncats > 0)
+			FORGE("category count", l.cat_slices, many);
+	}
 #undef FORGE
 	free(good);
 	trace_free(&a);

@@ -59,7 +59,6 @@ pattern_compile(regex_t *re, const char *pattern, int flags, char *err,
 	}
 	if ((rc = regcomp(re, pattern, REG_EXTENDED | flags)) != 0) {
 		regerror(rc, re, err, errsize);
-		regfree(re);
 		return -1;
 	}
 	return 0;

@@ -464,7 +464,8 @@ static int
 validate(const struct trace *t, char *why, size_t whysize)
 {
 	uint32_t nstr = t->strs.count;
-	uint64_t covered = 0;
+	uint64_t covered = 0, activities = 0;
+	int64_t first_ns = INT64_MAX, last_ns = INT64_MIN;
 
 	CHECK(nstr >= 1 && t->strs.lens[0] == 0, "string 0");
 	CHECK(t->ncats <= (size_t)UINT16_MAX + 1, "category count");
@@ -515,7 +516,16 @@ validate(const struct trace *t, char *why, size_t whysize)
 			CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) &&
 			    e->dur_ns <= TRACE_TIME_MAX - e->ts_ns, "event time");
 			CHECK(j == tr->first || e->ts_ns >= e[-1].ts_ns, "event order");
+			CHECK((e->flags & ~(unsigned)0x1ff) == 0, "event flags");
+			activities += (e->flags & EVF_ACTIVITY) != 0;
+			if (e->ts_ns < first_ns)
+				first_ns = e->ts_ns;
+			if (event_end(e) > last_ns)
+				last_ns = event_end(e);
 		}
+		CHECK(tr->device >= -1, "track device");
+		for (uint32_t j = 0; j < tr->index.n; j++)
+			CHECK(in_time(tr->index.maxend_ns[j]), "track index");
 		covered += tr->count;
 		/* itree_build's root level for n events: k - 1 for the first k with 2^k - 1 >= n. */
 		if (tr->count > 0)
@@ -533,6 +543,30 @@ validate(const struct trace *t, char *why, size_t whysize)
 		}
 	}
 	CHECK(covered == t->nevents, "track counts");
+	/*
+	 * The header's fields, as the loader leaves them: the time range is
+	 * that of the events (its ends feed every span the report, the
+	 * viewer and the findings compute), ranks and world sizes within
+	 * their bounds, flags 0 or 1, counts no larger than what they count.
+	 */
+	if (t->nevents > 0)
+		CHECK(t->start_ns == first_ns && t->end_ns == last_ns, "time range");
+	else
+		CHECK(t->start_ns == 0 && t->end_ns == 0, "time range");
+	CHECK(t->world_size == -1 || (t->world_size >= 1 &&
+	    t->world_size <= TRACE_WORLD_MAX), "world size");
+	CHECK(t->dist_rank == -1 || (t->dist_rank >= 0 &&
+	    t->dist_rank <= TRACE_RANK_MAX), "rank");
+	CHECK((t->has_distributed | t->has_base_time | t->legacy_array) <= 1 &&
+	    t->has_distributed >= 0 && t->has_base_time >= 0 && t->legacy_array >= 0,
+	    "header flags");
+	CHECK(t->nactivities == activities && t->nlinked <= t->nactivities,
+	    "activity counts");
+	CHECK(t->flow_count <= UINT32_MAX * (uint64_t)3, "flow count");
+	for (int k = 0; k < COMM_NRULES; k++)
+		CHECK(t->comm_rules[k] <= t->nevents, "comm rule counts");
+	for (size_t i = 0; i < t->ncats; i++)
+		CHECK(t->cat_slices[i] <= t->nevents, "category counts");
 	for (int k = 0; k < TRACE_LISTS; k++)
 		for (size_t i = 0; i < t->nlist[k]; i++)
 			CHECK(t->lists[k][i] < t->nevents &&
