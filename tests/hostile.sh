@@ -504,6 +504,18 @@ expect 2 "a back-reference in --comm-pattern is refused" \
     "$GANTTY" --report -q --comm-pattern='(nccl)\1' "$top_srcdir/tests/fixtures/small.json"
 expect 0 "a backslash-digit in a bracket expression is no back-reference" \
     "$GANTTY" --report -q --layer-pattern='[\1]x' "$top_srcdir/tests/fixtures/small.json"
+# Repetitions that glibc's regcomp() expands in memory, exponentially when
+# stacked or nested (fuzz_layers: a+ followed by twenty + took 700 MB, four
+# nested {1,30} 1.4 GB): refused; a deep but cheap nesting is kept.
+expect 2 "stacked repetitions in a pattern are refused" \
+    "$GANTTY" --report -q --layer-pattern='a+++++++++++++++++++++' "$top_srcdir/tests/fixtures/small.json"
+file_has "$tmp/err" "too complex: its repetitions multiply to more than 10000" "  saying why"
+expect 2 "nested bounded repetitions are refused" \
+    "$GANTTY" --report -q --comm-pattern='((((a{1,30}){1,30}){1,30}){1,30})' "$top_srcdir/tests/fixtures/small.json"
+expect 0 "(a{100}){100} is accepted" \
+    "$GANTTY" --report -q --layer-pattern='(a{100}){100}' "$top_srcdir/tests/fixtures/small.json"
+expect 2 "a pattern over 1024 bytes is refused" \
+    "$GANTTY" --report -q --layer-pattern="$(head -c 1025 /dev/zero | tr '\0' 'x')" "$top_srcdir/tests/fixtures/small.json"
 awk 'BEGIN { printf "{\"traceEvents\": [\n"; s = ""; for (j = 0; j < 200000; j++) s = s "a"
 	for (i = 0; i < 10; i++) printf "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s%d\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}\n", (i ? "," : ""), s, i, i * 10
 	printf ",{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1}]}\n" }' >"$tmp/longre.json"
