@@ -286,6 +286,18 @@ for opts in "--format=text" "--format=csv" "--format=text --flops-per-step=1e12 
 	verdict "timestamps int64 apart, $opts" 0 "$overflow" text
 done
 
+# Steps lasting 2^62 ns drawn (fuzz finding, through a cache: the step
+# strip's shade and the ruler's ticks overflowed int64 under UBSan).
+printf '{"traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": -4500000000000000, "dur": 4000000000000000}, {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": -500000000000000, "dur": 4600000000000000}, {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": -4500000000000000, "dur": 1}, {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 4000000000000000, "dur": 1}]}' \
+	>"$tmp/far-steps.json"
+for opts in "--render" "--render --cpu --width=200 --height=60" "--render --step=2" \
+    "--render --step=1 --width=40 --height=12"; do
+	# shellcheck disable=SC2086
+	timeout "$limit" "$GANTTY" $opts "$tmp/far-steps.json" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	verdict "steps 2^62 ns long, $opts" 0 "" text
+done
+
 # Times beyond +-2^62 ns (146 years from the epoch) are counted as beyond
 # int64 and their events skipped, so that no difference or sum of times can
 # overflow (fuzz findings: gap sums, B/E spans 2^64 ns long).
@@ -492,6 +504,18 @@ expect 2 "a back-reference in --comm-pattern is refused" \
     "$GANTTY" --report -q --comm-pattern='(nccl)\1' "$top_srcdir/tests/fixtures/small.json"
 expect 0 "a backslash-digit in a bracket expression is no back-reference" \
     "$GANTTY" --report -q --layer-pattern='[\1]x' "$top_srcdir/tests/fixtures/small.json"
+# Repetitions that glibc's regcomp() expands in memory, exponentially when
+# stacked or nested (fuzz_layers: a+ followed by twenty + took 700 MB, four
+# nested {1,30} 1.4 GB): refused; a deep but cheap nesting is kept.
+expect 2 "stacked repetitions in a pattern are refused" \
+    "$GANTTY" --report -q --layer-pattern='a+++++++++++++++++++++' "$top_srcdir/tests/fixtures/small.json"
+file_has "$tmp/err" "too complex: its repetitions multiply to more than 10000" "  saying why"
+expect 2 "nested bounded repetitions are refused" \
+    "$GANTTY" --report -q --comm-pattern='((((a{1,30}){1,30}){1,30}){1,30})' "$top_srcdir/tests/fixtures/small.json"
+expect 0 "(a{100}){100} is accepted" \
+    "$GANTTY" --report -q --layer-pattern='(a{100}){100}' "$top_srcdir/tests/fixtures/small.json"
+expect 2 "a pattern over 1024 bytes is refused" \
+    "$GANTTY" --report -q --layer-pattern="$(head -c 1025 /dev/zero | tr '\0' 'x')" "$top_srcdir/tests/fixtures/small.json"
 awk 'BEGIN { printf "{\"traceEvents\": [\n"; s = ""; for (j = 0; j < 200000; j++) s = s "a"
 	for (i = 0; i < 10; i++) printf "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s%d\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}\n", (i ? "," : ""), s, i, i * 10
 	printf ",{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 1}]}\n" }' >"$tmp/longre.json"

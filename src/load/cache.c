@@ -837,7 +837,7 @@ cache_load_trace(struct trace *t, const char *path, const struct load_opts *opts
 {
 	struct cache_key k;
 	char why[512], why2[512], file[PATH_MAX];
-	int fd, rc;
+	int fd, dup, rc;
 
 	load_say(note, notesize, "%s", "");
 	if (dir == NULL)
@@ -864,7 +864,13 @@ cache_load_trace(struct trace *t, const char *path, const struct load_opts *opts
 		return 0;
 	}
 	/* the loader closes its descriptor; the key keeps this one */
-	rc = load_trace_fd(t, fcntl(fd, F_DUPFD_CLOEXEC, 0), path, opts, err);
+	if ((dup = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+		cache_key_free(&k);
+		close(fd);
+		return -1;
+	}
+	rc = load_trace_fd(t, dup, path, opts, err);
 	if (rc == 0) {
 		if (cache_store(t, dir, &k, why2, sizeof why2) == 0)
 			load_say(note, notesize, "%s: cache %s, written to %s", path,

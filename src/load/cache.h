@@ -31,9 +31,10 @@
  *
  * Costs: cache_load() reads the file into memory (not mapped: a cache
  * truncated in place would raise SIGBUS in a viewer that maps it) and
- * checks it in O(size); cache_store() writes it in O(size).  The file is about 30% of
- * the JSON's size (the interval indexes and busy sets are stored, the
- * string hash table is rebuilt).
+ * checks it in O(size); cache_store() writes it in O(size).  The file is
+ * about 80 bytes an event (the interval indexes and busy sets are stored,
+ * the string hash table is rebuilt): 14% to 32% of Kineto's JSON, about
+ * 100% of compact JSON of bare events (man page, FILES).
  */
 #ifndef GANTTY_CACHE_H
 #define GANTTY_CACHE_H

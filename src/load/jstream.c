@@ -117,6 +117,21 @@ ended(struct jstream *s)
 }
 
 int
+jstream_expect(struct jstream *s, const char *chars, const char *what)
+{
+	int c = rd_peek(&s->rd);
+
+	if (c > 0 && strchr(chars, c) != NULL) {
+		s->rd.pos++;
+		return c;
+	}
+	if (c < 0)
+		return ended(s);
+	jstream_fail(s, "not JSON (expected %s)", what);
+	return -1;
+}
+
+int
 jstream_value(struct jstream *s, json_object **out)
 {
 	int r;

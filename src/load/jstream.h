@@ -37,6 +37,12 @@ int jstream_peek(struct jstream *s);
 /* Consumes one byte (after jstream_peek() returned it). */
 void jstream_next(struct jstream *s);
 /*
+ * Consumes the next byte if it is one of chars and returns it; else
+ * returns -1 with the message "not JSON (expected WHAT)" (or, at the end,
+ * that the data ends inside a value).
+ */
+int jstream_expect(struct jstream *s, const char *chars, const char *what);
+/*
  * Parses the value at the read position.  Returns 0 with *out (NULL for
  * null), or -1: invalid JSON, the end of the data inside it, or a value of
  * more than the stream's value_limit bytes (message set).

@@ -200,7 +200,9 @@ render_draw_steps(struct rctx *c)
 			base |= !v->compare && v->base_step == (long)i &&
 			    v->base_rank == v->rank;
 		}
-		lvl = max > 0 ? (int)((t * c->gl->step_levels + max - 1) / max) : 1;
+		/* (a step may last up to 2^63 ns: the product in 128 bits) */
+		lvl = max > 0 ? (int)(((__int128)t * c->gl->step_levels + max - 1) /
+		    max) : 1;
 		if (lvl < 1)
 			lvl = 1;
 		if (lvl > c->gl->step_levels)
@@ -385,8 +387,11 @@ render_draw_ruler(struct rctx *c)
 	{
 		int64_t k0 = rs >= 0 ? (rs + step - 1) / step : -((-rs) / step);
 
-		for (int64_t k = k0; k * step < re; k++) {
-			int64_t rel = k * step;
+		int64_t rel;
+
+		/* k * step may pass int64 before it passes re: stop there */
+		for (int64_t k = k0; !__builtin_mul_overflow(k, step, &rel) &&
+		    rel < re; k++) {
 			int col = view_ns_col(v, v->t0_ns + rel);
 
 			if (col < 0 || col >= c->ncols)

@@ -185,16 +185,12 @@ each_element(struct jstream *js, int (*take)(void *ctx, json_object *o,
 		json_object_put(o);
 		if (r < 0)
 			return -1;
-		c = jstream_peek(js);
-		jstream_next(js);
-		if (c == ']')
-			return 0;
-		if (c != ',') {
+		if ((c = jstream_expect(js, ",]", "',' or ']'")) < 0) {
 			*json_err = 1;
-			jstream_fail(js, c < 0 ? "not JSON (the data ends inside a "
-			    "value: cut short)" : "not JSON (expected ',' or ']')");
 			return -1;
 		}
+		if (c == ']')
+			return 0;
 	}
 }
 
@@ -229,42 +225,32 @@ member_key(struct jstream *js, int first, int *end)
 {
 	json_object *k;
 	char *key;
-	int c = jstream_peek(js);
 
 	*end = 0;
-	if (!first) {
-		if (c == '}') {
-			jstream_next(js);
-			*end = 1;
-			return NULL;
-		}
-		if (c != ',') {
-			jstream_fail(js, c < 0 ? "not JSON (the data ends inside a value: "
-			    "cut short)" : "not JSON (expected ',' or '}')");
-			return NULL;
-		}
-		jstream_next(js);
-		c = jstream_peek(js);
-	} else if (c == '}') {
+	if (first && jstream_peek(js) == '}') {
 		jstream_next(js);
 		*end = 1;
 		return NULL;
 	}
-	if (c != '"') {
-		jstream_fail(js, c < 0 ? "not JSON (the data ends inside a value: "
-		    "cut short)" : "not JSON (expected a key string)");
+	if (!first) {
+		int c = jstream_expect(js, ",}", "',' or '}'");
+
+		*end = c == '}';
+		if (c != ',')
+			return NULL;
+	}
+	if (jstream_peek(js) != '"') {
+		jstream_expect(js, "\"", "a key string");
 		return NULL;
 	}
 	if (jstream_value(js, &k) < 0)
 		return NULL;
 	key = xstrdup(json_object_get_string(k));
 	json_object_put(k);
-	if (jstream_peek(js) != ':') {
+	if (jstream_expect(js, ":", "':' after a key") < 0) {
 		free(key);
-		jstream_fail(js, "not JSON (expected ':' after a key)");
 		return NULL;
 	}
-	jstream_next(js);
 	return key;
 }
 
@@ -461,17 +447,12 @@ report_set_load(struct report_set *set, const char *file, char *err,
 			for (;;) {
 				if (take_rank(set, js, file, nranks++, err, errsize) < 0)
 					goto out;
-				c = jstream_peek(js);
-				jstream_next(js);
-				if (c == ']')
-					break;
-				if (c != ',') {
-					jstream_fail(js, c < 0 ? "not JSON (the data ends "
-					    "inside a value: cut short)" :
-					    "not JSON (expected ',' or ']')");
+				if ((c = jstream_expect(js, ",]", "',' or ']'")) < 0) {
 					snprintf(err, errsize, "%s", jstream_error(js));
 					goto out;
 				}
+				if (c == ']')
+					break;
 			}
 			continue;
 		}
