@@ -39,6 +39,21 @@ Test(pattern, back_references_refused)
 	cr_assert(why[0] != '\0');
 }
 
+/* Repetitions multiply through groups, never through a bracket expression. */
+Test(pattern, repetitions_bounded)
+{
+	cr_assert_eq(compiles("(a{1,100}){1,100}"), 1);            /* 10000 */
+	cr_assert_eq(compiles("(a{1,100}){1,101}"), 0);            /* 10100 */
+	cr_assert_eq(compiles("a+++++++++++++++"), 0);             /* 2^15 */
+	/* '(' and ')' inside brackets are members, not groups */
+	cr_assert_eq(compiles("([(]{1,100}){1,100}"), 1);
+	cr_assert_eq(compiles("([)]{1,100}){1,101}"), 0);
+	cr_assert_eq(compiles("([]()]{1,100}){1,101}"), 0);
+	/* a class is one member: its ']' does not end the bracket */
+	cr_assert_eq(compiles("([[:alpha:])(]{1,100}){1,101}"), 0);
+	cr_assert_eq(compiles("[[:alpha:]\\1]x"), 1);
+}
+
 Test(pattern, subjects_bounded)
 {
 	size_t n = PATTERN_SUBJECT_MAX + 100;

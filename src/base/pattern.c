@@ -8,8 +8,37 @@
 #include <string.h>
 
 /*
+ * The end of the bracket expression that starts at p ('['): past its ']'
+ * ([]...] and [^]...] take the first ']' as a member; [:class:], [.x.]
+ * and [=x=] inside are skipped whole), or at the end of the string.
+ */
+static const char *
+skip_bracket(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	while (*p != '\0' && *p != ']') {
+		if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			char end = p[1];
+
+			p += 2;
+			while (*p != '\0' && !(p[0] == end && p[1] == ']'))
+				p++;
+			if (*p != '\0')
+				p += 2;
+			continue;
+		}
+		p++;
+	}
+	return *p == ']' ? p + 1 : p;
+}
+
+/*
  * Whether pattern holds a back-reference: a backslash and a digit 1 to 9
- * outside a bracket expression ([...], where a backslash is itself).
+ * outside a bracket expression (where a backslash is itself).
  */
 static int
 has_backref(const char *p)
@@ -20,26 +49,7 @@ has_backref(const char *p)
 				return 1;
 			p += p[1] != '\0' ? 2 : 1;
 		} else if (*p == '[') {
-			/* []...] and [^]...]: the first ] is a member */
-			p++;
-			if (*p == '^')
-				p++;
-			if (*p == ']')
-				p++;
-			while (*p != '\0' && *p != ']') {
-				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
-					char end = p[1];
-					const char *q = p + 2;
-
-					while (*q != '\0' && !(q[0] == end && q[1] == ']'))
-						q++;
-					p = *q != '\0' ? q + 2 : q;
-					continue;
-				}
-				p++;
-			}
-			if (*p == ']')
-				p++;
+			p = skip_bracket(p);
 		} else {
 			p++;
 		}
@@ -121,27 +131,7 @@ alternatives(const char **pp, int depth)
 			if (*p == ')')
 				p++;
 		} else if (*p == '[') {
-			/* a bracket expression: one atom (see has_backref()) */
-			p++;
-			if (*p == '^')
-				p++;
-			if (*p == ']')
-				p++;
-			while (*p != '\0' && *p != ']') {
-				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
-					char end = p[1];
-
-					p += 2;
-					while (*p != '\0' && !(p[0] == end && p[1] == ']'))
-						p++;
-					if (*p != '\0')
-						p += 2;
-					continue;
-				}
-				p++;
-			}
-			if (*p == ']')
-				p++;
+			p = skip_bracket(p);    /* one atom */
 		} else if (*p == '\\') {
 			p += p[1] != '\0' ? 2 : 1;
 		} else {
