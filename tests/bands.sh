@@ -79,23 +79,9 @@ import json, sys
 r = json.load(open(sys.argv[1]))["ranks"][0]
 text = open(sys.argv[2], encoding="utf-8").read()
 
-from gfmt import dur
+from gfmt import panel_strings
 
-g, gaps = r["gpu"], r["gaps"]
-want = [
-    "marked ",
-    "T_exposed " + dur(g["exposed_comm_ns"]),
-    "idle " + dur(g["idle_ns"]),
-    "busy " + dur(g["busy_ns"]),
-    "compute " + dur(g["compute_ns"]),
-    "comm " + dur(g["comm_ns"]),
-    "memory " + dur(g["memory_ns"]),
-    ": %d, total %s" % (gaps["count"], dur(gaps["total_ns"])) if gaps["count"]
-    else "us: 0",
-    "host wait " + dur(r["idle_breakdown"]["host_wait_ns"]),
-]
-if r["mfu"]["value"] is not None:
-    want.append("MFU %.1f%%" % (100 * r["mfu"]["value"]))
+want = ["marked "] + panel_strings(r)
 bad = [w for w in want if w not in text]
 for w in bad:
     print("not in the panel: %r" % w, file=sys.stderr)

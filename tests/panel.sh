@@ -23,22 +23,9 @@ r = json.load(open(sys.argv[1]))["ranks"][0]
 lines = open(sys.argv[2], encoding="utf-8").read().split("\n")
 width = int(sys.argv[3])
 
-from gfmt import dur
+from gfmt import panel_strings
 
-g, gaps = r["gpu"], r["gaps"]
-want = [
-    "T_exposed " + dur(g["exposed_comm_ns"]),
-    "idle " + dur(g["idle_ns"]),
-    "busy " + dur(g["busy_ns"]),
-    "compute " + dur(g["compute_ns"]),
-    "comm " + dur(g["comm_ns"]),
-    "memory " + dur(g["memory_ns"]),
-    "%.1f%% of comm" % g["overlap_pct"],
-    ": %d, total %s" % (gaps["count"], dur(gaps["total_ns"])),
-    "largest " + dur(gaps["largest"]["dur_ns"]),
-    "host wait " + dur(r["idle_breakdown"]["host_wait_ns"]),
-    "MFU %.1f%%" % (100 * r["mfu"]["value"]),
-]
+want = panel_strings(r)
 panel = [l for l in lines if l.startswith(" ")]
 bad = [x for x in want if not any(x in l for l in panel)]
 wide = [l for l in lines if len(l) > width]
