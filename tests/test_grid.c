@@ -192,13 +192,43 @@ Test(grid, print_controls_become_question_marks)
 	cr_assert_str_eq(decoded("\xc2\xa0", 0), "#", "NBSP is printable");
 }
 
-Test(grid, print_wide_and_zero_width_become_question_marks)
+/* Prints s on a grid 6 wide; expects it written out as want, n columns. */
+#define expect_printed(s, n, ...) do { \
+	struct grid g_; \
+	grid_init(&g_, 6, 1); \
+	cr_assert_eq(grid_print(&g_, 0, 0, -1, ROLE_DEFAULT, 0, (s)), (n)); \
+	expect_written(&g_, 0, __VA_ARGS__); \
+	grid_free(&g_); \
+} while (0)
+
+Test(grid, print_wide_and_combining_as_themselves)
 {
-	cr_assert_str_eq(decoded("\xe4\xb8\xad", 0), "?", "CJK is two columns wide");
-	cr_assert_str_eq(decoded("e\xcc\x81", 0), "e?", "a combining accent");
-	cr_assert_str_eq(decoded("a\xe2\x80\x8b" "b", 0), "a?b", "zero-width space");
-	cr_assert_str_eq(decoded("\xf0\x9f\x98\x80", 0), "?", "an emoji");
+	expect_printed("\xe4\xb8\xad\xe6\x96\x87x", 5, "\xe4\xb8\xad\xe6\x96\x87x\n",
+	    "CJK: two columns each");
+	expect_printed("e\xcc\x81t\xc3\xa9", 3, "e\xcc\x81t\xc3\xa9\n",
+	    "a combining accent rides on its letter");
+	expect_printed("\xe4\xb8\xad\xcc\x81" "a", 3, "\xe4\xb8\xad\xcc\x81" "a\n",
+	    "a mark after a wide character rides on its head");
+	expect_printed("\xf0\x9f\x98\x80!", 3, "\xf0\x9f\x98\x80!\n", "an emoji");
+	expect_printed("abcde\xe4\xb8\xad", 5, "abcde\n",
+	    "a wide character that would cross the edge is not cut in half");
+	expect_printed("a\xe2\x80\xae" "b\xe2\x81\xa6", 4, "a?b?\n",
+	    "bidi controls are never drawn");
 	cr_assert_str_eq(decoded("\xe2\x96\x91\xe2\x94\x80", 0), "##", "blocks and lines are one column");
+}
+
+/* A wide character half overwritten keeps the row's columns. */
+Test(grid, half_overwritten_wide_characters_keep_columns)
+{
+	struct grid g;
+
+	grid_init(&g, 6, 2);
+	grid_print(&g, 0, 0, -1, ROLE_DEFAULT, 0, "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97");
+	grid_print(&g, 0, 1, -1, ROLE_DEFAULT, 0, "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97");
+	grid_put(&g, 1, 0, 'x', ROLE_DEFAULT);          /* the first one's tail */
+	grid_put(&g, 4, 1, 'y', ROLE_DEFAULT);          /* the third one's head */
+	expect_written(&g, 0, "?x\xe6\x96\x87\xe5\xad\x97\n\xe4\xb8\xad\xe6\x96\x87y \n");
+	grid_free(&g);
 }
 
 Test(grid, print_ascii_fallback)

@@ -233,6 +233,29 @@ start utf8 LC_ALL=C.UTF-8 --
 check "a UTF-8 locale: block and line glyphs" grep -qF '─' "$tmp/screen"
 send utf8 q
 poll shows utf8 "status=0" >/dev/null
+# Names of any script as themselves: CJK two columns, a combining accent on
+# its letter; every row still as wide as the terminal (the lane's bar and
+# the separator end in the last column).
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "a\342\200\256b", "pid": 0, "tid": 7, "ts": 1, "dur": 5}, {"ph": "X", "cat": "kernel", "name": "\344\270\255\346\226\207 e\314\201", "pid": 0, "tid": 7, "ts": 10, "dur": 5}]}' >"$tmp/cjk.json"
+hint_text_was=$hint_text title_text_was=$title_text
+title_text="cjk.json  window +"
+start cjk LC_ALL=C.UTF-8 -- "'$tmp/cjk.json'"
+check "CJK and a combining accent show as themselves" grep -qF "$(printf '\344\270\255\346\226\207 e\314\201')" "$tmp/screen"
+check "a bidi control does not" grep -qF "a?b" "$tmp/screen"
+check "every row keeps the terminal's 120 columns" env LC_ALL=C.UTF-8 "$PYTHON3" -c '
+import sys, unicodedata
+def cols(s):
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+rows = open(sys.argv[1], encoding="utf-8").read().split("\n")
+lane = [r for r in rows if "\u4e2d\u6587" in r and "compute s7" in r]
+bad = [r for r in rows if cols(r) > 120] + [r for r in lane if cols(r.rstrip()) != 120]
+for r in bad:
+    print("# %d columns: %r" % (cols(r), r))
+sys.exit(1 if bad or not lane else 0)' "$tmp/screen"
+send cjk q
+poll shows cjk "status=0" >/dev/null
+hint_text=$hint_text_was title_text=$title_text_was
 start clocale LC_ALL=C --
 check "a non-UTF-8 locale: ASCII only" \
     sh -c "! LC_ALL=C grep -q \"\$(printf '[\\200-\\377]')\" '$tmp/screen'"

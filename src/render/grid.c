@@ -44,6 +44,7 @@ grid_clear(struct grid *g)
 
 	for (size_t i = 0; i < n; i++) {
 		g->cells[i].ch = ' ';
+		memset(g->cells[i].mark, 0, sizeof g->cells[i].mark);
 		g->cells[i].role = ROLE_DEFAULT;
 		g->cells[i].reverse = 0;
 	}
@@ -65,36 +66,27 @@ grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role)
 	if (c == NULL)
 		return;
 	c->ch = ch;
+	memset(c->mark, 0, sizeof c->mark);
 	c->role = (uint8_t)role;
 	c->reverse = 0;
 }
 
-/*
- * Returns 1 for code points that do not take exactly one terminal column:
- * zero-width and combining marks, and the East Asian wide and fullwidth
- * ranges (CJK, Hangul, fullwidth forms, most emoji).  gantty shows those as
- * '?' so that the columns stay aligned.
- */
-static int
-not_one_column(uint32_t c)
+int
+grid_wide_at(const struct cell *row, int x, int w)
 {
-	return (c >= 0x0300 && c <= 0x036f) ||
-	    (c >= 0x1100 && c <= 0x115f) ||
-	    (c >= 0x200b && c <= 0x200f) ||
-	    (c >= 0x2028 && c <= 0x202e) ||
-	    (c >= 0x2060 && c <= 0x206f) ||
-	    (c >= 0x2e80 && c <= 0xa4cf) ||
-	    (c >= 0xac00 && c <= 0xd7a3) ||
-	    (c >= 0xf900 && c <= 0xfaff) ||
-	    (c >= 0xfe00 && c <= 0xfe0f) ||
-	    (c >= 0xfe30 && c <= 0xfe4f) ||
-	    (c >= 0xff00 && c <= 0xff60) ||
-	    (c >= 0xffe0 && c <= 0xffe6) ||
-	    c == 0xfeff ||
-	    (c >= 0x1f300 && c <= 0x1f64f) ||
-	    (c >= 0x1f900 && c <= 0x1f9ff) ||
-	    (c >= 0x20000 && c <= 0x3fffd) ||
-	    (c >= 0xe0000 && c <= 0xe01ef);
+	return row[x].ch != GRID_TAIL && row[x].ch >= 0x1100 &&
+	    utf8_width(row[x].ch) == 2 && x + 1 < w && row[x + 1].ch == GRID_TAIL;
+}
+
+/* Puts combining mark cp on cell c (dropped past GRID_MARKS of them). */
+static void
+add_mark(struct cell *c, uint32_t cp)
+{
+	for (int i = 0; i < GRID_MARKS; i++)
+		if (c->mark[i] == 0) {
+			c->mark[i] = cp;
+			return;
+		}
 }
 
 int
@@ -110,14 +102,32 @@ grid_print(struct grid *g, int x, int y, int maxw, enum role role, int ascii,
 	while (n > 0 && col < maxw) {
 		uint32_t cp = UINT32_MAX;
 		size_t len = utf8_valid_len(p, n, &cp);
+		int w = 1;
 
 		if (len == 0)
 			len = 1;        /* an ill-formed byte: cp stays UINT32_MAX */
-		if (cp == UINT32_MAX || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
-		    (ascii && cp > 0x7e) || not_one_column(cp))
+		if (cp == UINT32_MAX || utf8_unsafe(cp) || (ascii && cp > 0x7e))
 			cp = '?';
-		grid_put(g, x + col, y, cp, role);
-		col++;
+		else
+			w = utf8_width(cp);
+		if (w == 0) {
+			/* on the character before (a wide one's head), if any */
+			struct cell *on = col > 0 ? grid_at(g, x + col - 1, y) : NULL;
+
+			if (on != NULL && on->ch == GRID_TAIL && col > 1)
+				on = grid_at(g, x + col - 2, y);
+			if (on != NULL)
+				add_mark(on, cp);
+		} else if (w == 2) {
+			if (col + 2 > maxw)
+				break;
+			grid_put(g, x + col, y, cp, role);
+			grid_put(g, x + col + 1, y, GRID_TAIL, role);
+			col += 2;
+		} else {
+			grid_put(g, x + col, y, cp, role);
+			col++;
+		}
 		p += len;
 		n -= len;
 	}
@@ -232,8 +242,21 @@ grid_write(const struct grid *g, FILE *out, int ansi)
 				cur_role = row[x].role;
 				cur_rev = row[x].reverse;
 			}
-			n = utf8_encode(row[x].ch, buf);
+			if (row[x].ch == GRID_TAIL) {
+				if (x == 0 || !grid_wide_at(row, x - 1, g->w))
+					fputc(' ', out);        /* its head overwritten */
+				continue;
+			}
+			if (row[x].ch >= 0x1100 && utf8_width(row[x].ch) == 2 &&
+			    !grid_wide_at(row, x, g->w))
+				n = utf8_encode('?', buf);      /* its tail overwritten */
+			else
+				n = utf8_encode(row[x].ch, buf);
 			fwrite(buf, 1, n, out);
+			for (int i = 0; i < GRID_MARKS && row[x].mark[i] != 0; i++) {
+				n = utf8_encode(row[x].mark[i], buf);
+				fwrite(buf, 1, n, out);
+			}
 		}
 		if (ansi && !plain_style(cur_role, cur_rev))
 			fputs("\033[0m", out);

@@ -80,8 +80,19 @@ enum role {
 	ROLE_COUNT
 };
 
+/*
+ * A cell holds one column.  A character two columns wide (CJK, emoji) is
+ * its code point in one cell and GRID_TAIL in the next; combining marks
+ * (zero columns) ride on the cell before them.  A head without its tail
+ * (one overwritten) is drawn as '?', a tail without its head as a blank,
+ * so a frame never has more or fewer columns than the grid.
+ */
+#define GRID_TAIL 0x110000u     /* the second column of a wide character */
+#define GRID_MARKS 2            /* combining marks kept per cell */
+
 struct cell {
 	uint32_t ch;            /* Unicode code point; ' ' when blank */
+	uint32_t mark[GRID_MARKS];      /* combining marks on it, 0: none */
 	uint8_t role;           /* enum role */
 	uint8_t reverse;        /* draw in reverse video (cursor, selection) */
 };
@@ -99,13 +110,20 @@ void grid_free(struct grid *g);
 void grid_clear(struct grid *g);
 /* Returns the cell at (x, y), or NULL outside the grid. */
 struct cell *grid_at(struct grid *g, int x, int y);
+/*
+ * Whether cells[x] (of a row of w) is the head of a wide character whose
+ * tail is there, so that it may be drawn as itself.
+ */
+int grid_wide_at(const struct cell *row, int x, int w);
 /* Sets the cell at (x, y) (clipped). */
 void grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role);
 /*
  * Writes the UTF-8 text s at (x, y), at most maxw columns (maxw < 0: to the
- * grid's edge), in role; invalid UTF-8 bytes and control characters become
- * '?'.  With ascii set, non-ASCII code points become '?'.  Returns the
- * number of columns written.
+ * grid's edge), in role: wide characters in two cells (they stop the text
+ * where only one column is left), combining marks on the character before
+ * them; invalid UTF-8 bytes, controls and bidirectional controls become
+ * '?'.  With ascii set, non-ASCII code points become '?' (one column).
+ * Returns the number of columns written.
  */
 int grid_print(struct grid *g, int x, int y, int maxw, enum role role,
     int ascii, const char *s);

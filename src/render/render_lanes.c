@@ -311,8 +311,10 @@ draw_selected_event(struct rctx *c, int y, const struct row_info *ri)
 
 		if (cl == NULL)
 			continue;
-		if (!cl->reverse)
+		if (!cl->reverse) {
 			cl->ch = c->gl->selected;
+			memset(cl->mark, 0, sizeof cl->mark);
+		}
 		cl->role = ROLE_SELECTED;
 		cl->reverse = 0;
 	}

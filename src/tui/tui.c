@@ -226,28 +226,52 @@ teardown(void)
 	restore_signals();
 }
 
-/* Copies the grid to stdscr (curses sends only what changed). */
+/*
+ * Copies the grid to stdscr (curses sends only what changed).  Each cell
+ * takes one column, or the screen would shift: a wide character is drawn as
+ * itself over its two cells where the terminal's locale agrees it is two
+ * columns wide, else as '?' and a blank; marks where the locale takes them
+ * as zero columns.
+ */
 static void
 draw_grid(const struct grid *g)
 {
-	for (int y = 0; y < g->h; y++)
+	for (int y = 0; y < g->h; y++) {
+		const struct cell *row = &g->cells[(size_t)y * g->w];
+		int drawn_wide = 0;     /* the cell before was drawn two wide */
+
 		for (int x = 0; x < g->w; x++) {
-			const struct cell *c = &g->cells[(size_t)y * g->w + x];
+			const struct cell *c = &row[x];
 			unsigned long a = style_attr((enum role)c->role, c->reverse);
-			wchar_t wc[2] = { (wchar_t)c->ch, L'\0' };
+			wchar_t wc[2 + GRID_MARKS] = { (wchar_t)c->ch, L'\0' };
+			int wide = 0, k = 1;
 			cchar_t cc;
 
-			/* one column per cell, or the screen would shift */
-			if (c->ch == 0)
+			if (c->ch == GRID_TAIL) {
+				if (drawn_wide) {
+					drawn_wide = 0;
+					continue;       /* covered by its head */
+				}
 				wc[0] = L' ';
-			else if (c->ch >= 0x80 && wcwidth(wc[0]) != 1)
-				wc[0] = L'?';
+			} else if (c->ch == 0)
+				wc[0] = L' ';
 			else if (c->ch < 0x20 || c->ch == 0x7f)
 				wc[0] = L'?';
+			else if (c->ch >= 0x80 && wcwidth(wc[0]) != 1) {
+				wide = grid_wide_at(row, x, g->w) && wcwidth(wc[0]) == 2;
+				if (!wide)
+					wc[0] = L'?';
+			}
+			for (int i = 0; i < GRID_MARKS && c->mark[i] != 0; i++)
+				if (wcwidth((wchar_t)c->mark[i]) == 0)
+					wc[k++] = (wchar_t)c->mark[i];
+			wc[k] = L'\0';
+			drawn_wide = wide;
 			setcchar(&cc, wc, (attr_t)(a & (A_ATTRIBUTES & ~A_COLOR)),
 			    (short)PAIR_NUMBER((int)(a & A_COLOR)), NULL);
 			mvwadd_wch(stdscr, y, x, &cc);
 		}
+	}
 }
 
 /* Draws "/text" over the hint line, the cursor after it. */
