@@ -170,22 +170,6 @@ find "$corpus" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort >"$tmp/l
 while read -r f; do
 	same "corpus ${f#"$corpus"/}" "$f"
 done <"$tmp/list"
-# A FIFO planted at a cache's path: the load must not hang on it (it did,
-# in the open), and -v says why it was not used.
-mkdir "$tmp/fifo"
-cp "$top_srcdir/share/example.json.gz" "$tmp/fifo/f.json.gz"
-old "$tmp/fifo/f.json.gz"
-"$GANTTY" --report -q "$tmp/fifo/f.json.gz" >/dev/null 2>&1
-c=$(ls "$cache"/f.json.gz-*.gantty 2>/dev/null | head -1)
-if [ -n "$c" ] && rm -f "$c" && mkfifo "$c"; then
-	timeout 60 "$GANTTY" --report --format=json -q -v "$tmp/fifo/f.json.gz" \
-	    >"$tmp/fifo.out" 2>"$tmp/err"
-	check "a FIFO at the cache path: the load ends (status 0)" test $? -eq 0
-	check "... -v says the cache was not used" grep -q 'not a regular file' "$tmp/err"
-	rm -f "$c"
-else
-	fail "a FIFO at the cache path: cannot plant it ($c)"
-fi
 # Temporary files of writers killed while writing (SIGINT left them
 # forever): the next writer removes those untouched for an hour, not a
 # fresh one that may be another writer's at work.
