@@ -42,16 +42,27 @@ Test(pattern, back_references_refused)
 /* Repetitions multiply through groups, never through a bracket expression. */
 Test(pattern, repetitions_bounded)
 {
-	cr_assert_eq(compiles("(a{1,100}){1,100}"), 1);            /* 10000 */
-	cr_assert_eq(compiles("(a{1,100}){1,101}"), 0);            /* 10100 */
-	cr_assert_eq(compiles("a+++++++++++++++"), 0);             /* 2^15 */
+	cr_assert_eq(compiles("(a{1,40}){1,50}"), 1);              /* 2000 */
+	cr_assert_eq(compiles("(a{1,40}){1,51}"), 0);              /* 2040 */
+	cr_assert_eq(compiles("a++++++"), 0);                      /* 4^6 */
+	cr_assert_eq(compiles("a+++++"), 1);                       /* 4^5 */
+	/*
+	 * fuzz_layers: repetitions of what matches the empty string cost
+	 * regcomp() time (a+*+++++++++++ 5 s, (a|b*)+{1,600} 58 s)
+	 */
+	cr_assert_eq(compiles("a+*+++++++++++"), 0);
+	cr_assert_eq(compiles("(a|b*)+{1,600}"), 0);
+	cr_assert_eq(compiles("(a|b*)+{1,80}"), 1);                /* 1920 */
+	cr_assert_eq(compiles("(a|b*)+{1,84}"), 0);                /* 2016 */
 	/* '(' and ')' inside brackets are members, not groups */
-	cr_assert_eq(compiles("([(]{1,100}){1,100}"), 1);
-	cr_assert_eq(compiles("([)]{1,100}){1,101}"), 0);
-	cr_assert_eq(compiles("([]()]{1,100}){1,101}"), 0);
+	cr_assert_eq(compiles("([(]{1,40}){1,50}"), 1);
+	cr_assert_eq(compiles("([)]{1,40}){1,51}"), 0);
+	cr_assert_eq(compiles("([]()]{1,40}){1,51}"), 0);
 	/* a class is one member: its ']' does not end the bracket */
-	cr_assert_eq(compiles("([[:alpha:])(]{1,100}){1,101}"), 0);
+	cr_assert_eq(compiles("([[:alpha:])(]{1,40}){1,51}"), 0);
 	cr_assert_eq(compiles("[[:alpha:]\\1]x"), 1);
+	/* a KiB of literals is far below the bound */
+	cr_assert_eq(compiles("layers\\.0|layers\\.1|layers\\.2|attn.*|mlp+"), 1);
 }
 
 Test(pattern, subjects_bounded)

@@ -60,11 +60,14 @@ has_backref(const char *p)
 /*
  * The size of the automaton glibc builds, measured on the pattern: each
  * atom counts 1, times the factors of the repetitions around it (*, + and
- * ? count 2; {m,n} counts n, {m,} m + 1, {m} m), so nested and stacked
+ * ? count 4; {m,n} counts n, {m,} m + 1, {m} m), so nested and stacked
  * repetitions multiply: glibc's regcomp() expands them, exponentially in
  * memory for a+++++...+ or ((a+)+)+..., and (((a{1,30}){1,30}){1,30}){1,30}
- * took 1.4 GB.  Saturates at SIZE_MAX; a group nested deeper than
- * MAX_NEST counts SIZE_MAX.
+ * took 1.4 GB.  A repetition of something that matches the empty string
+ * costs regcomp() time too, about four times per stacked + (a*+++++++++
+ * took 0.7 s, a+*+++++++++++ 5 s) and faster than linearly in {m,n}
+ * ((a|b*)+{1,600} took 58 s): hence 4 per *, + or ?.  Saturates at
+ * SIZE_MAX; a group nested deeper than MAX_NEST counts SIZE_MAX.
  */
 #define MAX_NEST 64
 
@@ -92,7 +95,7 @@ repetition(const char **pp)
 
 	if (*p == '*' || *p == '+' || *p == '?') {
 		*pp = p + 1;
-		return 2;
+		return 4;
 	}
 	if (*p != '{')
 		return 0;
@@ -172,7 +175,7 @@ pattern_compile(regex_t *re, const char *pattern, int flags, char *err,
 	if (pattern_size(pattern) > PATTERN_MAX_SIZE) {
 		snprintf(err, errsize, "too complex: its repetitions multiply to "
 		    "more than %d (nested or stacked *, +, ?, {m,n}), which the "
-		    "matcher expands in memory", PATTERN_MAX_SIZE);
+		    "matcher expands in memory and time", PATTERN_MAX_SIZE);
 		return -1;
 	}
 	if (has_backref(pattern)) {
