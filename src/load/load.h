@@ -83,5 +83,10 @@ int load_open(const char *path, struct load_error *err);
  */
 int load_trace_fd(struct trace *t, int fd, const char *path,
     const struct load_opts *opts, struct load_error *err);
+/*
+ * What inflates gzip in this build, for --version: "ISA-L, zlib 1.2.13 for
+ * damaged data" or "zlib 1.2.13".  Never NULL; the string is static.
+ */
+const char *load_inflater(void);
 
 #endif

@@ -7,8 +7,9 @@
  *
  *     load.c         load_trace() and the document: the top-level object,
  *                    the event array, errors and how a file ended
- *     reader.c       the byte stream: read, inflate (gzip), the buffer,
- *                    line counting, json-c values and skipping deep ones
+ *     reader.c       the byte stream: read, the buffer, line counting,
+ *                    json-c values and skipping deep ones
+ *     gzip.c         gzip inflated (ISA-L where built with it, else zlib)
  *     event.c        the steps of reading an event both decoders share
  *     event_jsonc.c  the json-c decoder: an event (and the header values)
  *                    from a json_object, the reference
@@ -35,10 +36,12 @@
 struct load_opts;
 struct load_error;
 struct half;
+struct inflate_state;
 struct inflater;
 struct taker;
 
 #define READ_CHUNK (1u << 20)
+#define RD_IN_CHUNK (256u << 10)        /* compressed input read at a time */
 #define MAX_DEPTH 64            /* json-c nesting limit for one event */
 
 struct reader {
@@ -65,6 +68,10 @@ struct reader {
 	uint64_t raw_read;      /* bytes read from the file */
 	uint64_t raw_seen;      /* of them, those the reader has had (for progress) */
 	struct inflater *inflater; /* inflates in a thread, or NULL */
+	struct inflate_state *isal; /* ISA-L inflates first, or NULL (gzip.c) */
+	uint64_t member_raw;    /* the raw offset of the current gzip member */
+	uint64_t member_out;    /* the bytes ISA-L has inflated of it */
+	int member_checked;     /* zlib has read its start (gzip.c) */
 	int bad;                /* corrupt gzip data or a read error */
 	char badmsg[256];       /* "corrupt gzip data at compressed byte N: why" */
 
@@ -149,7 +156,14 @@ int rd_skip(struct reader *rd);
 uint64_t rd_drain(struct reader *rd);
 uint64_t rd_line_at(struct reader *rd, size_t pos);
 void load_set_error(struct reader *rd, size_t pos, const char *fmt, ...);
+
+/* ---- gzip.c: gzip data inflated ---------------------------------------- */
+
+size_t rd_raw_read(struct reader *rd, void *dst, size_t size);
+void rd_fill_input(struct reader *rd);
+void rd_gz_open(struct reader *rd);
 size_t rd_gz_read(struct reader *rd, char *dst, size_t size);
+void rd_gz_release(struct reader *rd);
 
 /* ---- inflater.c: the inflater thread ----------------------------------- */
 

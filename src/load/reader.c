@@ -1,6 +1,6 @@
 /*
  * reader.c — the byte stream under the decoders: reading the file (plain,
- * or gzip inflated here or by the inflater thread), the read buffer that
+ * or gzip inflated by gzip.c here or on the inflater thread), the read buffer that
  * keeps a value's start while it is marked, line counting for messages,
  * progress, and the JSON values read with json-c's tokener (or skipped,
  * when nested too deep for it).  Also a reader's setup and release.
@@ -26,7 +26,6 @@
 #include "model/trace.h"
 #include "base/xalloc.h"
 
-#define IN_CHUNK (256u << 10)
 #define PROGRESS_EVERY (8u << 20)
 /*
  * One value may hold on to the read buffer (to be skipped if it is nested
@@ -91,107 +90,6 @@ load_set_error(struct reader *rd, size_t pos, const char *fmt, ...)
 	rd->err_set = 1;
 }
 
-/*
- * Reads up to size raw bytes of the file into dst; 0 at the end.  A read
- * error ends the data too, with rd->bad set.
- */
-static size_t
-raw_read(struct reader *rd, void *dst, size_t size)
-{
-	for (;;) {
-		ssize_t n = read(rd->fd, dst, size);
-
-		if (n >= 0) {
-			rd->raw_read += (uint64_t)n;
-			return (size_t)n;
-		}
-		if (errno == EINTR)
-			continue;
-		rd->bad = 1;
-		snprintf(rd->badmsg, sizeof rd->badmsg, "read error at byte %llu: %s",
-		    (unsigned long long)rd->raw_read, strerror(errno));
-		return 0;
-	}
-}
-
-/* Moves the unread compressed input to the front and reads more after it. */
-static void
-fill_input(struct reader *rd)
-{
-	size_t have = rd->z.avail_in, n;
-
-	if (rd->in_eof)
-		return;
-	memmove(rd->in, rd->z.next_in, have);
-	n = raw_read(rd, rd->in + have, IN_CHUNK - have);
-	if (n == 0)
-		rd->in_eof = 1;
-	rd->z.next_in = rd->in;
-	rd->z.avail_in = (uInt)(have + n);
-}
-
-static void
-gz_corrupt(struct reader *rd, const char *why)
-{
-	rd->bad = 1;
-	rd->z_done = 1;
-	snprintf(rd->badmsg, sizeof rd->badmsg,
-	    "corrupt gzip data at compressed byte %llu: %s",
-	    (unsigned long long)(rd->raw_read - rd->z.avail_in),
-	    why != NULL ? why : "unknown error");
-}
-
-/*
- * Inflates up to size bytes into dst; returns how many, 0 at the end.  Every
- * byte inflated before corrupt data is kept (zlib's gzread() would drop the
- * last call's output); a cut-off stream simply ends, and the JSON reader
- * counts what it could not use.  Concatenated gzip members are read in turn;
- * anything else after a member is counted as trailing bytes.
- */
-size_t
-rd_gz_read(struct reader *rd, char *dst, size_t size)
-{
-	rd->z.next_out = (unsigned char *)dst;
-	rd->z.avail_out = (uInt)(size > UINT32_MAX ? UINT32_MAX : size);
-	while (!rd->z_done && rd->z.next_out == (unsigned char *)dst) {
-		int zr;
-
-		if (rd->z.avail_in == 0) {
-			fill_input(rd);
-			if (rd->z.avail_in == 0) {
-				rd->z_done = rd->gz_cut = 1;
-				break;
-			}
-		}
-		zr = inflate(&rd->z, Z_NO_FLUSH);
-		if (zr == Z_STREAM_END) {
-			if (rd->z.avail_in < 2)
-				fill_input(rd);
-			if (rd->z.avail_in == 0) {
-				rd->z_done = 1;
-			} else if (rd->z.avail_in >= 2 && rd->z.next_in[0] == 0x1f &&
-			    rd->z.next_in[1] == 0x8b) {
-				inflateReset(&rd->z);   /* the next member */
-			} else {
-				uint64_t n = rd->z.avail_in;
-
-				rd->z.avail_in = 0;
-				while (fill_input(rd), rd->z.avail_in > 0) {
-					n += rd->z.avail_in;
-					rd->z.avail_in = 0;
-				}
-				rd->t->warn.trailing_bytes += n;
-				rd->z_done = 1;
-			}
-		} else if (zr == Z_MEM_ERROR) {
-			xalloc_die("inflating gzip data");
-		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			gz_corrupt(rd, rd->z.msg);
-		}
-	}
-	return (size_t)((char *)rd->z.next_out - dst);
-}
-
 /* Reads the next bytes of the (decompressed) stream into dst; 0 at the end. */
 static size_t
 rd_read(struct reader *rd, char *dst, size_t size)
@@ -213,7 +111,7 @@ rd_read(struct reader *rd, char *dst, size_t size)
 		rd->z.avail_in -= (uInt)n;
 		return n;
 	}
-	got = rd->bad ? 0 : raw_read(rd, dst, size);
+	got = rd->bad ? 0 : rd_raw_read(rd, dst, size);
 	rd->raw_seen = rd->raw_read;
 	return got;
 }
@@ -222,17 +120,13 @@ rd_read(struct reader *rd, char *dst, size_t size)
 void
 rd_open(struct reader *rd)
 {
-	rd->in = xmalloc(IN_CHUNK);
+	rd->in = xmalloc(RD_IN_CHUNK);
 	rd->z.next_in = rd->in;
 	rd->z.avail_in = 0;
 	while (rd->z.avail_in < 2 && !rd->in_eof)
-		fill_input(rd);
-	if (rd->z.avail_in >= 2 && rd->in[0] == 0x1f && rd->in[1] == 0x8b) {
-		rd->gzip = 1;
-		if (inflateInit2(&rd->z, 15 + 16) != Z_OK)
-			xalloc_die("starting to inflate gzip data");
-		rd->z_ready = 1;
-	}
+		rd_fill_input(rd);
+	if (rd->z.avail_in >= 2 && rd->in[0] == 0x1f && rd->in[1] == 0x8b)
+		rd_gz_open(rd);
 }
 
 /*
@@ -437,8 +331,7 @@ rd_release(struct reader *rd)
 	jscan_free(&rd->js);
 	free(rd->buf);
 	free(rd->in);
-	if (rd->z_ready)
-		inflateEnd(&rd->z);
+	rd_gz_release(rd);
 	if (rd->fd >= 0)
 		close(rd->fd);
 }

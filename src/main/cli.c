@@ -13,6 +13,7 @@
 #include "analysis/metrics.h"
 #include "base/pattern.h"
 #include "base/units.h"
+#include "load/load.h"
 #include "model/event.h"
 #include "report/emit.h"
 #include "main/cli.h"
@@ -442,7 +443,8 @@ cli_parse(struct cli *c, int argc, char **argv)
 			print_usage();
 			exit(EXIT_OK);
 		case 'V':
-			printf("gantty %s\n", PACKAGE_VERSION);
+			printf("gantty %s\ngzip: %s\n", PACKAGE_VERSION,
+			    load_inflater());
 			exit(EXIT_OK);
 		default:
 			fputs("Try 'gantty --help'.\n", stderr);
