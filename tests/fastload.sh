@@ -62,9 +62,9 @@ check "--report is the same on every path" sh -c \
 	'cmp "$1"/report.GANTTY_JSONC_ONLY_1_GANTTY_LOAD_THREADS_1.json "$1"/report.GANTTY_LOAD_THREADS_1.json &&
 	 cmp "$1"/report.GANTTY_JSONC_ONLY_1_GANTTY_LOAD_THREADS_1.json "$1"/report.GANTTY_LOAD_THREADS_2.json' sh "$tmp"
 
-# Two halves (GANTTY_SPLIT_MIN=1 in loadcmp's "halves" modes: every plain
-# file is read in two halves at once).  Events of 200 lines, so the middle
-# of each file below falls where the case wants it.
+# Chunks (GANTTY_SPLIT_MIN=1 in loadcmp's "chunks" modes: every plain
+# file is read in 2, 3, 8 and 16 chunks at once).  Events of 200 lines, so
+# the middle of each file below falls where the case wants it.
 events() {      # events FIRST COUNT [ARGS]: X events on three threads
 	awk -v first="$1" -v n="$2" -v args="${3:-}" 'BEGIN {
 		for (i = first; i < first + n; i++)
@@ -87,17 +87,21 @@ events() {      # events FIRST COUNT [ARGS]: X events on three threads
 { printf '{"traceEvents": ['; events 0 150; printf ',\n  {"ph": "X", "name": oops}'; events 150 50; echo ']}'; } >"$tmp/bad-late.json"
 { printf '{"traceEvents": ['; events 0 50; printf ',\n  {"ph": "X", "name": oops}'; events 50 150; echo ']}'; } >"$tmp/bad-early.json"
 head -c 30000 "$tmp/late-kinds.json" >"$tmp/cut-late.json"
-check "two halves: the generated traces are read in two halves, identically" \
-	env LOADCMP_HALVES=1 "$loadcmp" "$tmp/gen/rank-0.json" "$tmp/gen/rank-1.json" \
+check "chunks: the generated traces are read in 2, 3, 8 and 16 chunks, identically" \
+	env LOADCMP_CHUNKS=all "$loadcmp" "$tmp/gen/rank-0.json" "$tmp/gen/rank-1.json"
+check "chunks: cut short, late headers and kinds, a late error: in chunks, identically" \
+	env LOADCMP_CHUNKS=1 "$loadcmp" \
 	"$tmp/cut.json" "$tmp/late-header.json" "$tmp/legacy.json" "$tmp/late-kinds.json" \
 	"$tmp/bad-late.json" "$tmp/cut-late.json"
-check "two halves: B/E, a second array, a guess inside an event, an early error: identical" \
+check "chunks: B/E, a second array, a guess inside an event, an early error: identical" \
 	"$loadcmp" "$tmp/be-after.json" "$tmp/e-after.json" "$tmp/two-arrays.json" \
 	"$tmp/nested.json" "$tmp/bad-early.json"
-check "two halves: a late header is taken" sh -c \
+check "chunks: a late header is taken" sh -c \
 	'GANTTY_SPLIT_MIN=1 GANTTY_LOAD_THREADS=2 "$1" --no-cache --report --format=json -q "$2" | grep -q "\"world_size\": 4"' sh "$GANTTY" "$tmp/late-header.json"
-check "two halves: an error after the middle names its byte and line" sh -c \
-	'GANTTY_SPLIT_MIN=1 GANTTY_LOAD_THREADS=2 "$1" --no-cache --report -q "$2" 2>&1 | grep -q "line 152"' sh "$GANTTY" "$tmp/bad-late.json"
+for n in 2 3 8; do
+	check "$n chunks: an error after the middle names its byte and line" sh -c \
+	    'GANTTY_SPLIT_MIN=1 GANTTY_LOAD_THREADS=$3 "$1" --no-cache --report -q "$2" 2>&1 | grep -q "line 152"' sh "$GANTTY" "$tmp/bad-late.json" $n
+done
 
 corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
 if [ -d "$corpus" ]; then

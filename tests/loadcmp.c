@@ -130,19 +130,27 @@ load_with(const char *path, const char *jsonc_only, const char *threads,
 int
 main(int argc, char **argv)
 {
-	/* "halves": every plain file is read in two halves at once */
+	/* "chunks": every plain file is read in that many chunks at once */
 	static const struct {
 		const char *name, *jsonc_only, *threads, *split_min;
 	} modes[] = { { "jscan, 1 thread", "0", "1", NULL },
 		{ "jscan, 2 threads", "0", "2", NULL },
 		{ "jscan, 3 threads", "0", "3", NULL },
-		{ "jscan, 2 halves", "0", "2", "1" },
-		{ "json-c, 2 halves", "1", "2", "1" } };
+		{ "jscan, 2 chunks", "0", "2", "1" },
+		{ "json-c, 2 chunks", "1", "2", "1" },
+		{ "jscan, 3 chunks", "0", "3", "1" },
+		{ "json-c, 3 chunks", "1", "3", "1" },
+		{ "jscan, 8 chunks", "0", "8", "1" },
+		{ "jscan, 16 chunks", "0", "16", "1" } };
 
-	/* LOADCMP_HALVES=1: every file must be read in two halves (the test
-	   of the merge must not pass by not merging) */
-	const char *e = getenv("LOADCMP_HALVES");
-	int expect_halves = e != NULL && strcmp(e, "1") == 0;
+	/*
+	 * LOADCMP_CHUNKS=1: every file must be read in two chunks or more in
+	 * the chunk modes; =all: in as many as the mode has threads (the test
+	 * of the merge must not pass by not merging)
+	 */
+	const char *e = getenv("LOADCMP_CHUNKS");
+	int expect_chunks = e != NULL && strcmp(e, "1") == 0 ? 1 :
+	    e != NULL && strcmp(e, "all") == 0 ? 2 : 0;
 
 	for (int i = 1; i < argc; i++) {
 		struct trace ref, t;
@@ -161,10 +169,15 @@ main(int argc, char **argv)
 				bad = 1;
 			} else if (rc == 0) {
 				compare(argv[i], modes[m].name, &ref, &t);
-				if (modes[m].split_min != NULL && expect_halves &&
-				    !err.halves) {
-					fprintf(stderr, "loadcmp: %s: %s: not read in "
-					    "two halves\n", argv[i], modes[m].name);
+				int want = expect_chunks == 2 ? atoi(modes[m].threads) : 2;
+
+				if (modes[m].split_min != NULL && expect_chunks &&
+				    (expect_chunks == 2 ? err.chunks != want :
+				    err.chunks < want)) {
+					fprintf(stderr, "loadcmp: %s: %s: read in %d "
+					    "chunks, not %s%d\n", argv[i], modes[m].name,
+					    err.chunks, expect_chunks == 2 ? "" : "at least ",
+					    want);
 					bad = 1;
 				}
 			}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The threads: under ThreadSanitizer in .ci/run (a gantty built with
-# -fsanitize=thread), plainly in make check: two halves of one file, an error after the
-# middle, the cache's checksum thread, the analysis's two threads, the
+# -fsanitize=thread), plainly in make check: one file in two, five and eight
+# chunks, an error after the middle, the cache's checksum thread, the analysis's two threads, the
 # viewer's first frame, gzip with three threads and two ranks loaded at
 # once.  Any race ends the run (exit 66).  Usage: GANTTY=... GEN_TRACE=...
 # sh tests/threads.sh
@@ -16,8 +16,10 @@ gzip -c "$f" >"$f.gz"
 head -c 1500000 "$f" >"$tmp/cut.json"
 # files modified in the last 2 s are not cached: backdate them, not wait
 touch -d '-1 hour' "$tmp/g"/* "$tmp/cut.json"
-expect 0 "two halves" "$GANTTY" --no-cache --report -q "$f"
-expect 0 "two halves, cut after the middle" "$GANTTY" --no-cache --report -q "$tmp/cut.json"
+expect 0 "two chunks" env GANTTY_LOAD_THREADS=2 "$GANTTY" --no-cache --report -q "$f"
+expect 0 "two chunks, cut after the middle" env GANTTY_LOAD_THREADS=2 "$GANTTY" --no-cache --report -q "$tmp/cut.json"
+expect 0 "eight chunks" env GANTTY_LOAD_THREADS=8 "$GANTTY" --no-cache --report -q "$f"
+expect 0 "five chunks, cut" env GANTTY_LOAD_THREADS=5 "$GANTTY" --no-cache --report -q "$tmp/cut.json"
 expect 0 "writing the cache" "$GANTTY" --report -q "$f"
 expect 0 "reading the cache (checksum thread) and analysing" "$GANTTY" -v --report -q --format=json "$f"
 file_has "$tmp/err" "loaded from" "the second run read the cache"

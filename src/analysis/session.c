@@ -46,7 +46,8 @@ warn(struct session *s, const char *fmt, ...)
 
 /*
  * Loading runs on a small pool of threads (one per core, at most one per
- * file): each worker takes the next file, loads and finalises it.  Results
+ * file): each worker takes the next file, loads and finalises it, with the
+ * cores beyond one per file shared out among the files (load_opts.threads).  Results
  * are then taken in input order, so ranks, errors and warnings do not
  * depend on which thread finished first.
  */
@@ -58,6 +59,7 @@ struct loader {
 	struct trace **slot;            /* per input: the trace, or NULL */
 	struct load_error *err;         /* per input */
 	size_t next, done;
+	int file_threads;               /* load_opts.threads of each file */
 	pthread_mutex_t mu;
 };
 
@@ -84,8 +86,8 @@ load_worker(void *arg)
 		size_t i;
 		struct trace *t;
 		struct file_progress prog;
-		/* files in parallel: one thread each; a single file: two */
-		struct load_opts lopts = { NULL, &prog, L->in->n > 1 ? 1 : 0 };
+		/* files in parallel, the cores shared out among them */
+		struct load_opts lopts = { NULL, &prog, L->file_threads };
 		char note[PATH_MAX + 1024];
 
 		pthread_mutex_lock(&L->mu);
@@ -150,6 +152,9 @@ session_load(struct session *s, const struct input_list *in,
 	L.hooks = hooks != NULL ? hooks : &none;
 	L.cache_dir = cache_dir;
 	L.comm_pattern = s->comm_pattern;
+	/* one file: its own choice; several: the cores left to each */
+	L.file_threads = in->n <= 1 ? 0 :
+	    ncpu >= 2 * (long)in->n ? (int)(ncpu / (long)in->n) : 1;
 	L.slot = xcalloc(in->n, sizeof *L.slot);
 	L.err = xcalloc(in->n, sizeof *L.err);
 	pthread_mutex_init(&L.mu, NULL);

@@ -23,7 +23,7 @@
 #include "model/trace.h"
 #include "base/xalloc.h"
 
-/* The smallest plain file read in two halves at once (see halves.c). */
+/* The smallest part of a plain file read in chunks at once (see chunks.c). */
 #define SPLIT_MIN ((uint64_t)8 << 20)
 /* An event longer than this is left to json-c, which streams it. */
 #define JSCAN_LIMIT ((size_t)4 << 20)
@@ -97,15 +97,15 @@ load_read_events(struct reader *rd)
 		return RD_OK;
 	}
 	if (rd->split_min > 0)
-		half_start(rd);
+		chunk_start(rd);
 	for (;;) {
 		json_object *obj = NULL;
 		int r;
 
-		if (rd->half != NULL && rd_offset(rd) >= half_at(rd->half) &&
-		    half_join(rd) == 0)
-			return RD_SPLIT;
-		if (rd->self != NULL && half_cancelled(rd->self))
+		while (rd->next != NULL && rd_offset(rd) >= chunk_at(rd->next))
+			if (chunk_join(rd) == 0)
+				return RD_SPLIT;
+		if (rd->chunk != NULL && chunk_cancelled(rd->chunk))
 			return RD_CANCEL;
 		if (rd->fast && rd_jscan_event(rd))
 			r = RD_DONE;
@@ -179,11 +179,11 @@ load_read_object(struct reader *rd, int resume)
 			return expect_error(rd, c, "':' after a key");
 		}
 		rd->pos++;
-		if (strcmp(k, "traceEvents") == 0 && rd->self != NULL) {
+		if (strcmp(k, "traceEvents") == 0 && rd->chunk != NULL) {
 			/* a second event array: its events would come after the
-			   header values the second half holds back */
+			   header values the chunk holds back */
 			free(k);
-			half_unsupported(rd->self);
+			chunk_unsupported(rd->chunk);
 			return RD_CANCEL;
 		}
 		if (strcmp(k, "traceEvents") == 0) {
@@ -293,9 +293,9 @@ read_document(struct reader *rd)
 		return -1;
 	}
 	rd_sync(rd);            /* from here on, the trace is this thread's */
-	half_abandon(rd);       /* stopped before the second half (an error) */
+	chunk_abandon(rd);      /* stopped before the next chunk (an error) */
 	if (r == RD_SPLIT)
-		r = rd->half_result;
+		r = rd->next_result;
 
 	if (r == RD_ERR) {
 		uint64_t stop = rd_offset(rd), rest = 0;
@@ -323,10 +323,10 @@ read_document(struct reader *rd)
 		free(rd->t->stop_reason);
 		rd->t->stop_reason = xstrdup(rd->err->msg);
 		{
-			int halves = rd->err->halves;
+			int chunks = rd->err->chunks;
 
 			memset(rd->err, 0, sizeof *rd->err);
-			rd->err->halves = halves;
+			rd->err->chunks = chunks;
 		}
 		if (rd->bad && rd->gzip)
 			rd->t->warn.corrupt_gzip++;
@@ -385,29 +385,36 @@ read_document(struct reader *rd)
 }
 
 /*
- * The threads to load one file with by default.  Measured on 2 cores
- * (bench/RESULTS.md): reading plain JSON in two halves at once pays when a
- * core is idle and costs next to nothing when none is (the halves meet only
- * at the end); inflating gzip in a thread of its own pays when a core is
- * idle and costs when none is (the threads take turns at every buffer);
- * the taker never paid (it adds a fifth to the work: queueing, decoding
- * args a second time).  So: two halves for a plain file of split_min bytes
- * or more, an inflater for gzip when the load average leaves a core idle,
- * else one thread.
+ * gzip's threads by default: 2, the inflater on a thread of its own
+ * (inflater.c), whatever the load (measured: bench/RESULTS.md).
+ */
+#define GZIP_THREADS 2
+/* The most chunks one file is read in at once. */
+#define MAX_CHUNKS 64
+
+/*
+ * The threads to load one file with by default.  A plain file is read in
+ * as many chunks as there are cores (at most MAX_CHUNKS), each of
+ * split_min / 2 bytes or more: the chunks meet only at their ends, and
+ * one chunk per core costs next to nothing when the cores are busy
+ * (bench/RESULTS.md).  gzip: GZIP_THREADS (see there).
  */
 static int
 default_threads(int gzip, uint64_t size, uint64_t split_min)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double load;
+	uint64_t parts;
 
 	if (ncpu < 2)
 		return 1;
-	if (!gzip)
-		return split_min > 0 && size >= split_min ? 2 : 1;
-	if (getloadavg(&load, 1) != 1)
+	if (gzip)
+		return GZIP_THREADS;
+	if (split_min == 0 || size < split_min)
 		return 1;
-	return load <= (double)ncpu - 1 ? 2 : 1;
+	parts = size / (split_min / 2 > 0 ? split_min / 2 : 1);
+	if (parts > (uint64_t)ncpu)
+		parts = (uint64_t)ncpu;
+	return parts > MAX_CHUNKS ? MAX_CHUNKS : (int)parts;
 }
 
 /*
@@ -415,7 +422,7 @@ default_threads(int gzip, uint64_t size, uint64_t split_min)
  * environment: GANTTY_JSONC_ONLY=1 reads every event through json-c alone
  * (the reference path), GANTTY_LOAD_THREADS=N sets the threads (0: choose
  * once the file is open, default_threads()), GANTTY_SPLIT_MIN=BYTES the
- * smallest plain file read in two halves (SPLIT_MIN).
+ * smallest part of a plain file read in chunks (SPLIT_MIN).
  */
 static void
 load_settings(const struct load_opts *opts, int *fast, int *threads,
@@ -493,8 +500,8 @@ load_trace_fd(struct trace *t, int fd, const char *path,
 	if (threads == 0)
 		threads = default_threads(rd.gzip, rd.file_size, rd.split_min);
 	/*
-	 * A second thread reads the second half of plain JSON, or inflates
-	 * gzip; with a third, a taker builds gzip's model.
+	 * Plain JSON is read in as many chunks as threads; gzip is inflated
+	 * by a second thread, and with a third, a taker builds its model.
 	 */
 	if (rd.gzip && threads >= 2)
 		rd.inflater = inflater_start(&rd);
@@ -502,11 +509,12 @@ load_trace_fd(struct trace *t, int fd, const char *path,
 		rd.taker = taker_start(&rd);
 	if (rd.gzip || threads < 2 || strcmp(path, "-") == 0)
 		rd.split_min = 0;
+	rd.split_threads = threads > MAX_CHUNKS ? MAX_CHUNKS : threads;
 
 	rc = read_document(&rd);
 	inflater_stop(&rd);
 	taker_stop(&rd);
-	half_abandon(&rd);
+	chunk_abandon(&rd);
 	rd_release(&rd);
 	if (rc < 0) {
 		trace_free(t);

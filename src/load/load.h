@@ -7,10 +7,10 @@
  * or, for anything jscan declines, to a json_tokener; json-c is the
  * reference, and both paths build the same model (tests/fastload.sh).
  * Memory stays near the buffer size plus the model, whatever the file size.
- * With more threads (load_opts.threads), a plain file is read in two halves
- * at once (each into a model of its own, merged in file order), and gzip is
- * inflated by a thread of its own (a taker thread can also build gzip's model
- * from what the reading thread decoded).  gzip is recognised by its magic bytes (every byte before
+ * With more threads (load_opts.threads), a plain file is read in as many
+ * chunks at once (each into a model of its own, merged in file order), and
+ * gzip is inflated by a thread of its own (a taker thread can also build
+ * gzip's model from what the reading thread decoded).  gzip is recognised by its magic bytes (every byte before
  * corrupt data is kept; concatenated members are read in turn); "-" reads
  * standard input.  An event or header value nested deeper than json-c's
  * limit (64) is skipped by a bracket counter and counted.
@@ -46,13 +46,12 @@ struct load_opts {
 	void (*progress)(uint64_t done, uint64_t total, void *ctx);
 	void *progress_ctx;
 	/*
-	 * Threads for this file.  1 does it all in the calling thread (for
-	 * several files loaded at once); 2 adds one that reads the second half
-	 * of a plain file (of 8 MB or more) or inflates gzip; 3 adds to gzip's
-	 * a taker that builds the model from what the calling thread decoded.
-	 * 0 chooses: 2 for a plain file of 8 MB or more on a machine with two
-	 * cores or more, 2 for gzip when the load average leaves a core idle,
-	 * else 1.  The model is the same either way.
+	 * Threads for this file.  1 does it all in the calling thread; N >= 2
+	 * reads a plain file (of 8 MB or more) in N chunks at once (at most
+	 * 64, each of 4 MB or more), or inflates gzip on a second thread; 3
+	 * adds to gzip's a taker that builds the model from what the calling
+	 * thread decoded.  0 chooses: a chunk per core for a plain file, 2 for
+	 * gzip (1 on one core).  The model is the same either way.
 	 */
 	int threads;
 };
@@ -62,7 +61,8 @@ struct load_error {
 	int not_trace;          /* well-formed JSON with no event array */
 	int not_file;           /* a directory, or a name that leads nowhere (a
 	                           dangling link): nothing to read */
-	int halves;             /* (on success) it was read in two halves at once */
+	int chunks;             /* (on success) the chunks it was read in at once
+	                           (0: read by one thread) */
 };
 
 /*

@@ -16,7 +16,7 @@
  *     event_jscan.c  the fast decoder: an event from jscan's fields
  *     inflater.c     the inflater thread (gzip inflated ahead of decoding)
  *     taker.c        the taker thread (the model built from queued ops)
- *     halves.c       two halves (a plain file read from two places at once)
+ *     chunks.c       chunks (a plain file read from several places at once)
  *
  * A reader, its trace and its error belong to the thread that reads; each
  * thread file says what it shares and how.  Positions are byte offsets of
@@ -35,7 +35,7 @@
 
 struct load_opts;
 struct load_error;
-struct half;
+struct chunk;
 struct inflate_state;
 struct inflater;
 struct taker;
@@ -90,22 +90,23 @@ struct reader {
 	int events_seen;        /* the event array was reached */
 	int in_events;          /* inside it: its ']' not read yet */
 
-	/* the last error load_set_error() wrote, in parts (see half_join()) */
+	/* the last error load_set_error() wrote, in parts (see chunk_join()) */
 	uint64_t err_off, err_line;
 	char err_what[600];
 	int err_set;
 
-	/* reading in two halves (see "two halves" below) */
-	uint64_t split_min;     /* the smallest file to read in two halves; 0: never */
-	struct half *half;      /* the first half's reader: the second half */
-	struct half *self;      /* the second half's reader: its half */
-	int half_result;        /* the second half's result, once joined */
+	/* reading in chunks (chunks.c) */
+	uint64_t split_min;     /* the smallest part to read in chunks; 0: never */
+	int split_threads;      /* threads for this reader's part, its own too */
+	struct chunk *next;     /* the chunk after this reader's part, or NULL */
+	struct chunk *chunk;    /* the chunk this reader reads; NULL: the first */
+	int next_result;        /* the next chunk's result, once joined */
 };
 
 enum {
 	RD_OK = 1, RD_EOF = 0, RD_ERR = -1, RD_DEEP = -2, RD_DONE = 2,
-	RD_SPLIT = 3,           /* the rest was read by the second half: see half_result */
-	RD_CANCEL = -3,         /* the second half stopped: its work is not wanted */
+	RD_SPLIT = 3,           /* the rest was read by the next chunk: see next_result */
+	RD_CANCEL = -3,         /* a chunk stopped: its work is not wanted */
 };
 
 /*
@@ -226,15 +227,15 @@ void taker_op_apply(struct reader *rd, const struct op *op, const struct jval *f
 void rd_emit(struct reader *rd, int kind, json_object *obj, char *key);
 void rd_emit_jscan(struct reader *rd, const char *raw, size_t len);
 
-/* ---- halves.c: two halves ---------------------------------------------- */
+/* ---- chunks.c: chunks ------------------------------------------------ */
 
-uint64_t half_at(const struct half *h);
-int half_cancelled(struct half *h);
-void half_unsupported(struct half *h);
-void half_defer(struct half *h, const struct op *op);
-void half_start(struct reader *rd);
-void half_abandon(struct reader *rd);
-int half_join(struct reader *rd);
+uint64_t chunk_at(const struct chunk *c);
+int chunk_cancelled(struct chunk *c);
+void chunk_unsupported(struct chunk *c);
+void chunk_defer(struct chunk *c, const struct op *op);
+void chunk_start(struct reader *rd);
+void chunk_abandon(struct reader *rd);
+int chunk_join(struct reader *rd);
 
 /* ---- load.c: the document ---------------------------------------------- */
 

@@ -173,10 +173,10 @@ rd_refill(struct reader *rd)
 	    rd->base + rd->len >= rd->next_progress) {
 		uint64_t done = rd->raw_seen;
 
-		/* the other half goes as fast: say how far both are */
-		if (rd->half != NULL && rd->base + rd->len < half_at(rd->half))
+		/* the other chunks go as fast: say how far all are */
+		if (rd->next != NULL && rd->base + rd->len < chunk_at(rd->next))
 			done = (uint64_t)((double)done * (double)rd->file_size /
-			    (double)half_at(rd->half));
+			    (double)chunk_at(rd->next));
 		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
 		rd->opts->progress(done, rd->file_size, rd->opts->progress_ctx);
 	}

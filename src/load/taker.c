@@ -284,8 +284,8 @@ rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
 {
 	struct op op = { .kind = kind, .obj = obj, .key = key };
 
-	if (rd->self != NULL && (kind == OP_HEADER || kind == OP_HEADER_DEEP)) {
-		half_defer(rd->self, &op);
+	if (rd->chunk != NULL && (kind == OP_HEADER || kind == OP_HEADER_DEEP)) {
+		chunk_defer(rd->chunk, &op);
 		return;
 	}
 	if (rd->taker == NULL) {

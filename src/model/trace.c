@@ -558,6 +558,26 @@ fix_flow(void *rec, const void *ctx)
 }
 
 int
+trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
+{
+	uint64_t ncats = dst->ncats, nevents = dst->nevents, nargs = dst->nargs;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct private *sp = src[i]->pending;
+
+		if (sp->be_events > 0 || src[i]->ncats >= UINT16_MAX - 1)
+			return 0;
+		ncats += src[i]->ncats;
+		nevents += src[i]->nevents;
+		nargs += src[i]->nargs;
+		if (ncats >= UINT16_MAX - 1 || nevents >= EV_NONE - 1 ||
+		    nargs >= EV_NONE - 1)
+			return 0;
+	}
+	return 1;
+}
+
+int
 trace_merge(struct trace *dst, struct trace *src)
 {
 	struct private *sp = src->pending, *dp = dst->pending;

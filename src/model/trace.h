@@ -224,6 +224,11 @@ void trace_end(struct trace *t, uint32_t track, int64_t ts_ns);
  * trace_free() it.  O(n) in src.
  */
 int trace_merge(struct trace *dst, struct trace *src);
+/*
+ * Whether trace_merge() of src[0], then src[1], ... src[n - 1] into dst
+ * would all succeed (none declines), checked before any is merged.
+ */
+int trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n);
 /* Records an M event: kind is the metadata name ("thread_name", ...). */
 void trace_metadata(struct trace *t, const char *kind, int64_t pid,
     const char *pid_text, int64_t tid, const char *tid_text,

@@ -1,0 +1,358 @@
+/*
+ * chunks.c — a plain file read in chunks at once: from its start and from
+ * events spread over its event array, one thread each, every later chunk
+ * taken into the first in file order when it started at an event boundary
+ * (see below).
+ */
+#include "config.h"
+
+#include "load/load.h"
+
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "load/load_int.h"
+#include "model/trace.h"
+#include "base/xalloc.h"
+
+/*
+ * A plain file is read in N chunks at once (load_opts.threads = N >= 2):
+ * the calling thread reads from the start of the event array, and a
+ * reader of the rest, given N - 1 threads, starts at an event about 1/N
+ * of the way through it; that reader in turn starts one for the rest of
+ * its part with N - 2, and so on, each in a thread of its own and into a
+ * trace of its own.  Where a chunk starts is a guess: the '{' of something
+ * that looks like an event after "},".  The reader before it checks it:
+ * only when one of its own events ends exactly there was the guess an
+ * event boundary of the array, and then the chunk read exactly what that
+ * reader would have read from there; the reader waits for the chunk,
+ * takes its trace (with every trace the chunk took in turn), carries on as
+ * the chunk's reader where it stopped, and the first reader merges all it
+ * took into its trace in file order (trace_merge()).  Otherwise (the guess
+ * fell inside an event, the reader stopped at an error first, the chunk
+ * met B/E events or a second event array) the chunk's work is dropped, the
+ * chunk after it (if it had not taken it yet) becomes the reader's next,
+ * and the reader reads on.  So the model is the same for any number of
+ * chunks.  Header values after the event array are held back by the chunk
+ * that reads them and taken in order once merged.  Messages of a chunk are
+ * worded by load_set_error() as they would be by one reader (their line
+ * numbers are counted from the chunks before).
+ */
+struct chunk {
+	struct reader rd;       /* reads from at on, into t */
+	struct trace t;
+	struct load_error err;
+	uint64_t at;            /* where it starts: the '{' of an event (a guess) */
+	pthread_t thread;
+	int cancel;             /* set by the reader before it: stop (atomic) */
+	int unsupported;        /* it met what it cannot read apart */
+	int result;             /* its reading's result (RD_CANCEL: stopped) */
+	int taken;              /* t was moved into the reader before it */
+	struct op *headers;     /* held-back header values, in order */
+	size_t nheaders, headers_cap;
+	struct trace **after;   /* the later chunks' traces it took, in order */
+	size_t nafter, after_cap;
+};
+
+uint64_t
+chunk_at(const struct chunk *c)
+{
+	return c->at;
+}
+
+int
+chunk_cancelled(struct chunk *c)
+{
+	return __atomic_load_n(&c->cancel, __ATOMIC_RELAXED);
+}
+
+void
+chunk_unsupported(struct chunk *c)
+{
+	c->unsupported = 1;
+}
+
+void
+chunk_defer(struct chunk *c, const struct op *op)
+{
+	xgrow(&c->headers, &c->headers_cap, c->nheaders + 1, sizeof *c->headers);
+	c->headers[c->nheaders++] = *op;
+}
+
+static void *
+chunk_main(void *arg)
+{
+	struct chunk *c = arg;
+	int r = load_read_events(&c->rd);
+
+	if (r == RD_OK && !c->rd.t->legacy_array)
+		r = load_read_object(&c->rd, 1);
+	if (r == RD_SPLIT)
+		r = c->rd.next_result;
+	if (r != RD_CANCEL)
+		chunk_abandon(&c->rd);  /* stopped before its next: not wanted */
+	c->result = r;
+	return NULL;
+}
+
+/* Frees c and all it read (its thread has ended). */
+static void
+chunk_free(struct chunk *c)
+{
+	chunk_abandon(&c->rd);
+	for (size_t i = 0; i < c->nheaders; i++) {
+		json_object_put(c->headers[i].obj);
+		free(c->headers[i].key);
+	}
+	free(c->headers);
+	for (size_t i = 0; i < c->nafter; i++) {
+		trace_free(c->after[i]);
+		free(c->after[i]);
+	}
+	free(c->after);
+	rd_release(&c->rd);
+	if (!c->taken)
+		trace_free(&c->t);
+	free(c);
+}
+
+/*
+ * Where to guess the next chunk starts: the '{' after "}," (white space
+ * allowed) that opens an object with a key, first in the 64 KB from 1/parts
+ * of the way through [from, size); 0 if none.
+ */
+static uint64_t
+chunk_guess(int fd, uint64_t from, uint64_t size, int parts)
+{
+	enum { GUESS_BYTES = 1 << 16 };
+	char *buf = xmalloc(GUESS_BYTES);
+	uint64_t mid = from + (size - from) / (uint64_t)parts, at = 0;
+	ssize_t n = pread(fd, buf, GUESS_BYTES, (off_t)mid);
+
+	for (ssize_t i = 0; i + 1 < n && at == 0; i++) {
+		ssize_t j = i + 1;
+
+		if (buf[i] != '}')
+			continue;
+		while (j < n && strchr(" \t\r\n", buf[j]) != NULL)
+			j++;
+		if (j >= n || buf[j] != ',')
+			continue;
+		for (j++; j < n && strchr(" \t\r\n", buf[j]) != NULL; j++)
+			;
+		if (j >= n || buf[j] != '{')
+			continue;
+		for (ssize_t q = j + 1; q < n; q++)
+			if (strchr(" \t\r\n", buf[q]) == NULL) {
+				if (buf[q] == '"')
+					at = mid + (uint64_t)j;
+				break;
+			}
+		break;          /* the first "}, {" decides */
+	}
+	free(buf);
+	return at;
+}
+
+/*
+ * At the start of rd's part of the event array: starts the next chunk when
+ * the file is plain, rd has threads to give and a part of split_min bytes
+ * or more for each, and the same file can be opened again.
+ */
+void
+chunk_start(struct reader *rd)
+{
+	struct chunk *c;
+	struct stat a, b;
+	uint64_t at, from = rd_offset(rd);
+	int fd;
+
+	if (rd->next != NULL || rd->gzip || rd->taker != NULL ||
+	    rd->split_threads < 2 || rd->file_size <= from ||
+	    rd->file_size - from < rd->split_min || fstat(rd->fd, &a) != 0 ||
+	    !S_ISREG(a.st_mode) ||
+	    (at = chunk_guess(rd->fd, from, rd->file_size, rd->split_threads)) == 0)
+		return;
+	fd = open(rd->path, O_RDONLY);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino ||
+	    lseek(fd, (off_t)at, SEEK_SET) != (off_t)at) {
+		close(fd);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->at = at;
+	trace_init(&c->t, rd->path);
+	c->t.legacy_array = rd->t->legacy_array;
+	rd_init(&c->rd, fd, rd->path, &c->t, &c->err);
+	c->rd.fast = rd->fast;
+	c->rd.base = at;
+	c->rd.file_size = rd->file_size;
+	c->rd.events_seen = 1;
+	c->rd.chunk = c;
+	c->rd.split_min = rd->split_min;
+	c->rd.split_threads = rd->split_threads - 1;
+	if (pthread_create(&c->thread, NULL, chunk_main, c) != 0) {
+		c->rd.fd = fd;
+		chunk_free(c);
+		return;
+	}
+	rd->next = c;
+}
+
+/*
+ * Drops rd's next chunk: stops it and frees what it read.  The chunk after
+ * it, when it had not taken it, becomes rd's next.
+ */
+static void
+chunk_drop(struct reader *rd)
+{
+	struct chunk *c = rd->next;
+
+	rd->next = NULL;
+	__atomic_store_n(&c->cancel, 1, __ATOMIC_RELAXED);
+	pthread_join(c->thread, NULL);
+	rd->next = c->rd.next;
+	c->rd.next = NULL;
+	chunk_free(c);
+}
+
+/* Stops every chunk after rd's part, if any, and drops what they read. */
+void
+chunk_abandon(struct reader *rd)
+{
+	while (rd->next != NULL) {
+		struct chunk *c = rd->next;
+
+		rd->next = NULL;
+		__atomic_store_n(&c->cancel, 1, __ATOMIC_RELAXED);
+		pthread_join(c->thread, NULL);
+		chunk_free(c);          /* and the chunks after it */
+	}
+}
+
+/* Moves c's trace and all it took to the end of rd's chunk's list. */
+static void
+chunk_take(struct chunk *into, struct chunk *c)
+{
+	struct trace *t = xmalloc(sizeof *t);
+
+	*t = c->t;
+	c->taken = 1;
+	xgrow(&into->after, &into->after_cap, into->nafter + c->nafter + 1,
+	    sizeof *into->after);
+	into->after[into->nafter++] = t;
+	for (size_t i = 0; i < c->nafter; i++)
+		into->after[into->nafter++] = c->after[i];
+	c->nafter = 0;
+	for (size_t i = 0; i < c->nheaders; i++)
+		chunk_defer(into, &c->headers[i]);
+	c->nheaders = 0;
+}
+
+/*
+ * The first reader takes c: merges its trace and all it took into rd's, in
+ * file order, and applies its held-back header values.  Returns -1,
+ * changing nothing, when they cannot all be merged.
+ */
+static int
+chunk_merge(struct reader *rd, struct chunk *c)
+{
+	struct trace **all = xreallocarray(NULL, c->nafter + 1, sizeof *all);
+	int ok;
+
+	all[0] = &c->t;
+	for (size_t i = 0; i < c->nafter; i++)
+		all[i + 1] = c->after[i];
+	ok = trace_merge_ok(rd->t, all, c->nafter + 1);
+	for (size_t i = 0; ok && i <= c->nafter; i++)
+		if (trace_merge(rd->t, all[i]) != 0)
+			abort();        /* trace_merge_ok() said it would not decline */
+	free(all);
+	if (!ok)
+		return -1;
+	for (size_t i = 0; i < c->nheaders; i++)
+		taker_op_apply(rd, &c->headers[i], NULL);     /* frees them */
+	c->nheaders = 0;
+	rd->err->chunks += 1 + (int)c->nafter;
+	return 0;
+}
+
+/*
+ * rd has come to or past its next chunk's start.  Exactly at it: waits for
+ * the chunk, takes its trace (the first reader merges it), and makes rd
+ * the reader where the chunk stopped (its result in rd->next_result);
+ * returns 0.  Otherwise (past it: the guess was no event boundary; or the
+ * chunk cannot be taken) drops the chunk and returns -1: rd reads on, with
+ * the chunk after the dropped one as its next, if any.
+ */
+int
+chunk_join(struct reader *rd)
+{
+	struct chunk *c = rd->next;
+	struct reader old;
+	uint64_t lines;
+
+	if (rd_offset(rd) != c->at) {
+		chunk_drop(rd);
+		return -1;
+	}
+	pthread_join(c->thread, NULL);
+	if (c->unsupported || c->result == RD_CANCEL) {
+		rd->next = c->rd.next;
+		c->rd.next = NULL;
+		chunk_free(c);
+		return -1;
+	}
+	if (rd->chunk != NULL) {
+		chunk_take(rd->chunk, c);
+	} else {
+		if (rd->err->chunks == 0)
+			rd->err->chunks = 1;
+		if (chunk_merge(rd, c) != 0) {
+			rd->next = NULL;
+			chunk_free(c);
+			return -1;
+		}
+	}
+	rd->next = NULL;
+	/* rd becomes the chunk's reader, lines counted from the start */
+	lines = rd_line_at(rd, rd->pos) - 1;
+	if (c->rd.err_set) {
+		c->rd.err_line += lines;
+		snprintf(rd->err->msg, sizeof rd->err->msg,
+		    "%s: byte %llu (line %llu): %s", rd->path,
+		    (unsigned long long)c->rd.err_off,
+		    (unsigned long long)c->rd.err_line, c->rd.err_what);
+		rd->err->not_trace = c->err.not_trace;
+	}
+	old = *rd;
+	*rd = c->rd;
+	rd->lines += lines;
+	rd->t = old.t;
+	rd->err = old.err;
+	rd->opts = old.opts;
+	rd->next_progress = old.next_progress;
+	rd->phased += old.phased;
+	if (rd->last_good == c->at)     /* it completed nothing: rd did */
+		rd->last_good = old.last_good;
+	rd->split_min = 0;
+	rd->split_threads = 0;
+	rd->chunk = old.chunk;
+	rd->next_result = c->result;
+	rd_release(&old);
+	c->rd.fd = -1;          /* its resources are rd's now */
+	c->rd.tok = NULL;
+	c->rd.buf = NULL;
+	c->rd.in = NULL;
+	memset(&c->rd.js, 0, sizeof c->rd.js);
+	chunk_free(c);
+	return 0;
+}
