@@ -20,6 +20,12 @@ expect 0 "two chunks" env GANTTY_LOAD_THREADS=2 "$GANTTY" --no-cache --report -q
 expect 0 "two chunks, cut after the middle" env GANTTY_LOAD_THREADS=2 "$GANTTY" --no-cache --report -q "$tmp/cut.json"
 expect 0 "eight chunks" env GANTTY_LOAD_THREADS=8 "$GANTTY" --no-cache --report -q "$f"
 expect 0 "five chunks, cut" env GANTTY_LOAD_THREADS=5 "$GANTTY" --no-cache --report -q "$tmp/cut.json"
+# every guess inside an event (args hold lists of objects): chunks dropped,
+# the ones after them taken over
+awk 'BEGIN { printf "{\"traceEvents\": ["; for (i = 0; i < 3000; i++)
+	printf "%s\n {\"ph\": \"X\", \"name\": \"op\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1, \"args\": {\"l\": [{\"a\": 1}, {\"b\": 2}]}}", (i ? "," : ""), i
+	print "]}" }' >"$tmp/nested.json"
+expect 0 "eight chunks, guesses inside events" env GANTTY_LOAD_THREADS=8 "$GANTTY" --no-cache --report -q "$tmp/nested.json"
 expect 0 "writing the cache" "$GANTTY" --report -q "$f"
 expect 0 "reading the cache (checksum thread) and analysing" "$GANTTY" -v --report -q --format=json "$f"
 file_has "$tmp/err" "loaded from" "the second run read the cache"
