@@ -26,6 +26,7 @@
 #include <simdjson.h>
 
 #include <cerrno>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -69,6 +70,13 @@ static error_code count_events(ondemand::document &doc, uint64_t *n)
 	return SUCCESS;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv)
 {
 	bool verbose = false;
@@ -88,6 +96,7 @@ int main(int argc, char **argv)
 		    get_active_implementation()->name().c_str(),
 		    STR(SIMDJSON_BUILTIN_IMPLEMENTATION));
 
+	double t0 = now_s(), t1, t2, t3;
 	padded_string json;
 	errno = 0;
 	error_code e = padded_string::load(path).get(json);
@@ -96,12 +105,22 @@ int main(int argc, char **argv)
 		    e == IO_ERROR && errno ? strerror(errno) : error_message(e));
 		return 1;
 	}
+	t1 = now_s();
 	ondemand::parser parser;
 	ondemand::document doc;
 	e = parser.iterate(json).get(doc);
+	t2 = now_s();
 	uint64_t n = 0;
 	if (!e)
 		e = count_events(doc, &n);
+	t3 = now_s();
+	/*
+	 * -v: where the time went; the first iterate() allocates the
+	 * parser's index (page faults: most of its time on a first run)
+	 */
+	if (verbose)
+		fprintf(stderr, "count-simdjson: read %.3f s, iterate %.3f s, "
+		    "count %.3f s\n", t1 - t0, t2 - t1, t3 - t2);
 	if (e == NO_SUCH_FIELD || e == INCORRECT_TYPE) {
 		fprintf(stderr, "count-simdjson: %s: neither a traceEvents array nor an array of events\n", path);
 		return 1;
