@@ -281,7 +281,8 @@ chunk_merge(struct reader *rd, struct chunk *c)
 	for (size_t i = 0; i < c->nheaders; i++)
 		taker_op_apply(rd, &c->headers[i], NULL);     /* frees them */
 	c->nheaders = 0;
-	rd->err->chunks += 1 + (int)c->nafter;
+	rd->err->chunks = (rd->err->chunks > 0 ? rd->err->chunks : 1) + 1 +
+	    (int)c->nafter;
 	return 0;
 }
 
@@ -314,8 +315,6 @@ chunk_join(struct reader *rd)
 	if (rd->chunk != NULL) {
 		chunk_take(rd->chunk, c);
 	} else {
-		if (rd->err->chunks == 0)
-			rd->err->chunks = 1;
 		if (chunk_merge(rd, c) != 0) {
 			rd->next = NULL;
 			chunk_free(c);
