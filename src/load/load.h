@@ -2,7 +2,7 @@
  * load — reads one Kineto trace file into a struct trace.
  *
  * The only module that knows JSON (json-c, and jscan, its fast decoder of
- * events) and compression (zlib).  The file is streamed: a read buffer feeds
+ * events) and compression (zlib, and ISA-L where built with it).  The file is streamed: a read buffer feeds
  * one event at a time to jscan, which decodes the fields the model needs,
  * or, for anything jscan declines, to a json_tokener; json-c is the
  * reference, and both paths build the same model (tests/fastload.sh).
