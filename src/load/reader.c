@@ -2,9 +2,8 @@
  * reader.c — the byte stream under the decoders: reading the file (plain,
  * or gzip inflated by gzip.c here or on the inflater thread), the read
  * buffer that keeps a value's start while it is marked, line counting for
- * messages,
- * progress, and the JSON values read with json-c's tokener (or skipped,
- * when nested too deep for it).  Also a reader's setup and release.
+ * messages, progress, and the JSON values read with json-c's tokener (or
+ * skipped, when nested too deep for it).  Also a reader's setup and release.
  */
 #include "config.h"
 
