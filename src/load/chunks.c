@@ -228,14 +228,8 @@ chunk_drop(struct reader *rd)
 void
 chunk_abandon(struct reader *rd)
 {
-	while (rd->next != NULL) {
-		struct chunk *c = rd->next;
-
-		rd->next = NULL;
-		__atomic_store_n(&c->cancel, 1, __ATOMIC_RELAXED);
-		pthread_join(c->thread, NULL);
-		chunk_free(c);          /* and the chunks after it */
-	}
+	while (rd->next != NULL)
+		chunk_drop(rd);
 }
 
 /* Moves c's trace and all it took to the end of rd's chunk's list. */
