@@ -224,6 +224,14 @@ member_start_sound(struct reader *rd)
 	return zr == Z_OK || zr == Z_STREAM_END || zr == Z_BUF_ERROR;
 }
 
+/* zlib takes over from the current member's start and reads into dst. */
+static size_t
+zlib_takes_over(struct reader *rd, char *dst, size_t size)
+{
+	isal_fall_back(rd);
+	return zlib_read(rd, dst, size);
+}
+
 /* ISA-L: as zlib_read(), handing a member it cannot finish to zlib. */
 static size_t
 isal_read(struct reader *rd, char *dst, size_t size)
@@ -238,17 +246,13 @@ isal_read(struct reader *rd, char *dst, size_t size)
 
 		if (rd->z.avail_in == 0) {
 			rd_fill_input(rd);
-			if (rd->z.avail_in == 0) {      /* cut short: zlib says how */
-				isal_fall_back(rd);
-				return zlib_read(rd, dst, size);
-			}
+			if (rd->z.avail_in == 0)        /* cut short: zlib says how */
+				return zlib_takes_over(rd, dst, size);
 		}
 		if (rd->member_out == 0 && !rd->member_checked) {
 			rd->member_checked = 1;
-			if (!member_start_sound(rd)) {
-				isal_fall_back(rd);
-				return zlib_read(rd, dst, size);
-			}
+			if (!member_start_sound(rd))
+				return zlib_takes_over(rd, dst, size);
 		}
 		in0 = (uint8_t *)rd->z.next_in;
 		s->next_in = in0;
@@ -275,10 +279,8 @@ isal_read(struct reader *rd, char *dst, size_t size)
 			}
 		} else if (made == 0 && s->next_in == in0) {
 			/* no progress: more input, or zlib decides */
-			if (rd->in_eof || rd->z.avail_in >= RD_IN_CHUNK) {
-				isal_fall_back(rd);
-				return zlib_read(rd, dst, size);
-			}
+			if (rd->in_eof || rd->z.avail_in >= RD_IN_CHUNK)
+				return zlib_takes_over(rd, dst, size);
 			rd_fill_input(rd);
 		}
 	}
