@@ -585,10 +585,7 @@ trace_merge(struct trace *dst, struct trace *src)
 	uint32_t *str, *track;
 	uint16_t *cat;
 
-	if (sp->be_events > 0 || src->ncats >= UINT16_MAX - 1 ||
-	    dst->ncats + src->ncats >= UINT16_MAX - 1 ||
-	    dst->nevents + src->nevents >= EV_NONE - 1 ||
-	    dst->nargs + src->nargs >= EV_NONE - 1)
+	if (!trace_merge_ok(dst, &src, 1))
 		return -1;
 	/*
 	 * Strings, categories and tracks in src's order of first use, which
