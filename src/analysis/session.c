@@ -47,9 +47,9 @@ warn(struct session *s, const char *fmt, ...)
 /*
  * Loading runs on a small pool of threads (one per core, at most one per
  * file): each worker takes the next file, loads and finalises it, with the
- * cores beyond one per file shared out among the files (load_opts.threads).  Results
- * are then taken in input order, so ranks, errors and warnings do not
- * depend on which thread finished first.
+ * cores beyond one per file shared out among the files (load_opts.threads).
+ * Results are then taken in input order, so ranks, errors and warnings do
+ * not depend on which thread finished first.
  */
 struct loader {
 	const struct input_list *in;
