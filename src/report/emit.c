@@ -19,12 +19,20 @@ emit_json_str(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
-	putc('"', out);
+	putc_unlocked('"', out);
 	while (*p != '\0') {
 		unsigned char c = *p;
 		uint32_t cp;
 		size_t n;
 
+		/* a run of characters written as they are, in one write */
+		for (n = 0; p[n] >= 0x20 && p[n] < 0x7f && p[n] != '"' && p[n] != '\\'; n++)
+			;
+		if (n > 0) {
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
 		if (c >= 0x80) {
 			if ((n = utf8_valid_len(p, SIZE_MAX, &cp)) == 0) {
 				fputs("\\ufffd", out);
@@ -46,10 +54,10 @@ emit_json_str(FILE *out, const char *s)
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(out, "\\u%04x", c);
 		else
-			putc(c, out);
+			putc_unlocked(c, out);
 		p++;
 	}
-	putc('"', out);
+	putc_unlocked('"', out);
 }
 
 /*
@@ -91,11 +99,11 @@ text_put(FILE *out, const char *s, size_t len, int csv_quote)
 	for (; len > 0 && *p != '\0'; p += n, len -= n < len ? n : len) {
 		n = text_char(p, &cols, &shown);
 		if (!shown) {
-			putc('?', out);
+			putc_unlocked('?', out);
 			continue;
 		}
 		if (csv_quote && *p == '"')
-			putc('"', out);
+			putc_unlocked('"', out);
 		fwrite(p, 1, n, out);
 	}
 }
@@ -170,7 +178,7 @@ emit_csv_str(FILE *out, const char *s)
 		text_put(out, s, SIZE_MAX, 0);
 		return;
 	}
-	putc('"', out);
+	putc_unlocked('"', out);
 	text_put(out, s, SIZE_MAX, 1);
-	putc('"', out);
+	putc_unlocked('"', out);
 }

@@ -18,9 +18,14 @@ json_init(struct json *j, FILE *out)
 static void
 indent(struct json *j, int n)
 {
-	putc('\n', j->out);
-	while (n-- > 0)
-		putc(' ', j->out);
+	static const char spaces[] = "\n                                                                ";
+	int max = (int)sizeof spaces - 2;
+
+	/* a line break and n spaces in one or a few writes (a report of
+	   megabytes is mostly indentation) */
+	fwrite(spaces, 1, (size_t)(n < max ? n : max) + 1, j->out);
+	for (n -= max; n > 0; n -= max)
+		fwrite(spaces + 1, 1, (size_t)(n < max ? n : max), j->out);
 }
 
 /* The separator and line break before the next member of the innermost container. */
@@ -31,11 +36,11 @@ member(struct json *j)
 	int nl = l->brk != 0 ? l->brk > 0 : l->style == JSON_BLOCK;
 
 	if (l->members > 0)
-		putc(',', j->out);
+		putc_unlocked(',', j->out);
 	if (nl)
 		indent(j, l->style == JSON_HANG ? 2 * j->depth - 1 : 2 * j->depth);
 	else if (l->members > 0)
-		putc(' ', j->out);
+		putc_unlocked(' ', j->out);
 	l->members++;
 	l->brk = 0;
 }
@@ -55,7 +60,7 @@ static void
 done(struct json *j)
 {
 	if (j->depth == 0)
-		putc('\n', j->out);
+		putc_unlocked('\n', j->out);
 }
 
 static void
@@ -64,7 +69,7 @@ begin(struct json *j, enum json_style style, int object)
 	struct json_level *l;
 
 	value(j);
-	putc(object ? '{' : '[', j->out);
+	putc_unlocked(object ? '{' : '[', j->out);
 	l = &j->lv[j->depth++];
 	l->style = style;
 	l->object = object;
@@ -91,7 +96,7 @@ json_end(struct json *j)
 
 	if (l->brk > 0 || (l->style == JSON_BLOCK && l->members > 0))
 		indent(j, 2 * (j->depth - 1));
-	putc(l->object ? '}' : ']', j->out);
+	putc_unlocked(l->object ? '}' : ']', j->out);
 	j->depth--;
 	done(j);
 }
