@@ -161,9 +161,9 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 		    x->activity == y->activity && x->rows == y->rows);
 		cr_assert_eq(x->index.n, y->index.n);
 		cr_assert_eq(x->index.max_level, y->index.max_level);
-		if (x->index.n > 0)
+		if (itree_slots(x->index.n) > 0)
 			cr_assert(same_bytes(x->index.maxend_ns, y->index.maxend_ns,
-			    x->index.n * sizeof(int64_t)));
+			    itree_slots(x->index.n) * sizeof(int64_t)));
 		cr_assert_eq(x->busy.n, y->busy.n);
 		if (x->busy.n > 0) {
 			cr_assert(same_bytes(x->busy.start_ns, y->busy.start_ns,

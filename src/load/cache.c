@@ -524,7 +524,7 @@ validate(const struct trace *t, char *why, size_t whysize)
 				last_ns = event_end(e);
 		}
 		CHECK(tr->device >= -1, "track device");
-		for (uint32_t j = 0; j < tr->index.n; j++)
+		for (uint64_t j = 0; j < itree_slots(tr->index.n); j++)
 			CHECK(in_time(tr->index.maxend_ns[j]), "track index");
 		covered += tr->count;
 		/* itree_build's root level for n events: k - 1 for the first k with 2^k - 1 >= n. */
@@ -636,9 +636,9 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	for (size_t i = 0; i < t->ntracks; i++) {
 		struct itree *x = &t->tracks[i].index;
 
-		CHECK(x->n <= maxend_left, "index sizes");
-		maxend_left -= x->n;
-		x->maxend_ns = r_array(r, x->n, sizeof *x->maxend_ns);
+		CHECK(itree_slots(x->n) <= maxend_left, "index sizes");
+		maxend_left -= itree_slots(x->n);
+		x->maxend_ns = r_array(r, itree_slots(x->n), sizeof *x->maxend_ns);
 		CHECK(!r->failed, "short read");
 	}
 	CHECK(maxend_left == 0, "index sizes");

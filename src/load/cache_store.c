@@ -242,7 +242,8 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	w_put(w, t->devices_seen, t->ndevices_seen * sizeof *t->devices_seen);
 	w_pad(w);
 	for (size_t i = 0; i < t->ntracks; i++)
-		w_i64(w, t->tracks[i].index.maxend_ns, t->tracks[i].index.n, 0);
+		w_i64(w, t->tracks[i].index.maxend_ns,
+		    itree_slots(t->tracks[i].index.n), 0);
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct ivset *b = &t->tracks[i].busy;
 
@@ -364,7 +365,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	h.ndevices = t->ndevices;
 	h.ndevices_seen = t->ndevices_seen;
 	for (size_t i = 0; i < t->ntracks; i++) {
-		h.nmaxend += t->tracks[i].index.n;
+		h.nmaxend += itree_slots(t->tracks[i].index.n);
 		h.nbusy += t->tracks[i].busy.n;
 	}
 	h.nnamed = t->byname.nnames;

@@ -18,25 +18,51 @@ itree_end(const struct event *e)
 	return e->ts_ns + (e->dur_ns > 0 ? e->dur_ns : 1);
 }
 
+/* The largest end among ev[lo .. hi), INT64_MIN when empty. */
+static int64_t
+scan_maxend(const struct event *ev, uint64_t lo, uint64_t hi)
+{
+	int64_t m = INT64_MIN;
+
+	for (uint64_t i = lo; i < hi; i++)
+		if (itree_end(&ev[i]) > m)
+			m = itree_end(&ev[i]);
+	return m;
+}
+
+/* The max end of the node x (real, on level ITREE_BLOCK_LEVEL or above). */
+static inline int64_t
+node_maxend(const int64_t *maxend, uint64_t x)
+{
+	return maxend[x >> ITREE_BLOCK_LEVEL];
+}
+
 /*
- * The largest end in the subtree of the virtual node x (x >= n) on level k.
- * Its right half and x itself are past n - 1, so only the left spine can hold
- * real nodes; the first real one found already covers everything real below.
- * INT64_MIN when the subtree holds nothing.
+ * The largest end in the subtree of the virtual node x (x >= n) on level
+ * k >= ITREE_BLOCK_LEVEL.  Its right half and x itself are past n - 1, so
+ * only the left spine can hold real nodes; the first real one found
+ * already covers everything real below, and a block with none scans what
+ * is real of it.  INT64_MIN when the subtree holds nothing.
  */
 static int64_t
-itree_virtual_maxend(const int64_t *maxend, uint64_t n, uint64_t x, int k)
+itree_virtual_maxend(const struct event *ev, const int64_t *maxend,
+    uint64_t n, uint64_t x, int k)
 {
-	while (x >= n && k > 0) {
+	const uint64_t half_block = ((uint64_t)1 << ITREE_BLOCK_LEVEL) - 1;
+
+	while (x >= n && k > ITREE_BLOCK_LEVEL) {
 		k--;
 		x -= (uint64_t)1 << k;
 	}
-	return x < n ? maxend[x] : INT64_MIN;
+	if (x < n)
+		return node_maxend(maxend, x);
+	return x - half_block < n ? scan_maxend(ev, x - half_block, n) : INT64_MIN;
 }
 
 void
 itree_build(struct itree *t, const struct event *ev, uint32_t n)
 {
+	const uint64_t half_block = ((uint64_t)1 << ITREE_BLOCK_LEVEL) - 1;
 	uint64_t i, half;
 	int k;
 
@@ -45,36 +71,41 @@ itree_build(struct itree *t, const struct event *ev, uint32_t n)
 	t->maxend_ns = NULL;
 	if (n == 0)
 		return;
-	t->maxend_ns = xreallocarray(NULL, n, sizeof *t->maxend_ns);
+	for (k = 1; ((uint64_t)1 << k) - 1 < n; k++)
+		;
+	t->max_level = k - 1;
+	if (itree_slots(n) == 0)
+		return;         /* a block or less: scanned whole */
+	t->maxend_ns = xreallocarray(NULL, itree_slots(n), sizeof *t->maxend_ns);
 
-	/* Level 0: the even indices are leaves. */
-	for (i = 0; i < n; i += 2)
-		t->maxend_ns[i] = itree_end(&ev[i]);
+	/* The block level: each node's subtree scanned. */
+	for (i = half_block; i < n; i += (uint64_t)2 << ITREE_BLOCK_LEVEL)
+		t->maxend_ns[i >> ITREE_BLOCK_LEVEL] = scan_maxend(ev,
+		    i - half_block, i + half_block + 1 < n ? i + half_block + 1 : n);
 
 	/*
 	 * Level k: indices with exactly k trailing 1 bits, 2^k - 1 apart by
 	 * 2^(k+1); children at i -/+ 2^(k-1).  The left child is always real;
 	 * the right one may be virtual.
 	 */
-	for (k = 1; ((uint64_t)1 << k) - 1 < n; k++) {
+	for (k = ITREE_BLOCK_LEVEL + 1; k <= t->max_level; k++) {
 		half = (uint64_t)1 << (k - 1);
 		for (i = ((uint64_t)1 << k) - 1; i < n; i += (uint64_t)1 << (k + 1)) {
 			int64_t e = itree_end(&ev[i]), l, r;
 
-			l = t->maxend_ns[i - half];
+			l = node_maxend(t->maxend_ns, i - half);
 			if (i + half < n)
-				r = t->maxend_ns[i + half];
+				r = node_maxend(t->maxend_ns, i + half);
 			else
-				r = itree_virtual_maxend(t->maxend_ns, n, i + half,
-				    k - 1);
+				r = itree_virtual_maxend(ev, t->maxend_ns, n,
+				    i + half, k - 1);
 			if (l > e)
 				e = l;
 			if (r > e)
 				e = r;
-			t->maxend_ns[i] = e;
+			t->maxend_ns[i >> ITREE_BLOCK_LEVEL] = e;
 		}
 	}
-	t->max_level = k - 1;
 }
 
 void
@@ -94,9 +125,6 @@ struct itree_cell {
 	int k;                  /* its level */
 	int left_done;          /* its left subtree has been walked */
 };
-
-/* Subtrees this small are scanned linearly: at most 2^4 - 1 events. */
-#define ITREE_SCAN_LEVEL 3
 
 /*
  * The walk: in-order over the implicit tree, so indices come out increasing.
@@ -124,13 +152,14 @@ itree_walk(const struct itree *t, const struct event *ev, int64_t a, int64_t b,
 	uint64_t n = t->n, i, i0, i1, child;
 	size_t found = 0, top = 0;
 
-	if (n == 0 || b <= a || maxend[((uint64_t)1 << t->max_level) - 1] <= a)
+	if (n == 0 || b <= a || (t->max_level > ITREE_BLOCK_LEVEL &&
+	    node_maxend(maxend, ((uint64_t)1 << t->max_level) - 1) <= a))
 		return 0;
 	stack[top++] = (struct itree_cell){ ((uint64_t)1 << t->max_level) - 1,
 	    t->max_level, 0 };
 	while (top > 0) {
 		z = stack[--top];
-		if (z.k <= ITREE_SCAN_LEVEL) {
+		if (z.k <= ITREE_BLOCK_LEVEL) {
 			/* The whole subtree [x - 2^k + 1, x + 2^k - 1]. */
 			i0 = z.x - (((uint64_t)1 << z.k) - 1);
 			i1 = z.x + ((uint64_t)1 << z.k);
@@ -149,7 +178,7 @@ itree_walk(const struct itree *t, const struct event *ev, int64_t a, int64_t b,
 			/* Come back to x after its left subtree. */
 			stack[top++] = (struct itree_cell){ z.x, z.k, 1 };
 			child = z.x - ((uint64_t)1 << (z.k - 1));
-			if (child >= n || maxend[child] > a)
+			if (child >= n || node_maxend(maxend, child) > a)
 				stack[top++] = (struct itree_cell){ child,
 				    z.k - 1, 0 };
 		} else if (z.x < n && ev[z.x].ts_ns < b) {
@@ -163,7 +192,7 @@ itree_walk(const struct itree *t, const struct event *ev, int64_t a, int64_t b,
 			/* The right subtree starts at x + 1. */
 			child = z.x + ((uint64_t)1 << (z.k - 1));
 			if (z.x + 1 < n && ev[z.x + 1].ts_ns < b &&
-			    (child >= n || maxend[child] > a))
+			    (child >= n || node_maxend(maxend, child) > a))
 				stack[top++] = (struct itree_cell){ child,
 				    z.k - 1, 0 };
 		}
