@@ -27,7 +27,7 @@ struct stat;
  *   strings       strbytes bytes: every string in id order, NUL-terminated
  *   events, args, nums, comms, tracks (pointers zeroed), cats, cat_kinds,
  *   devices, devices_seen
- *   maxend        every track's index.maxend_ns (track.count entries each)
+ *   maxend        every track's index.maxend_ns (itree_slots(track.count) each)
  *   busy          per track: busy.start_ns[n], end_ns[n], prefix_ns[n + 1]
  *   byname        start (nnamed + 1 x uint32_t), ev (nevents x uint32_t)
  *   counts        cat_slices (ncats x uint64_t)
