@@ -161,6 +161,37 @@ Test(itree, maxend_matches_definition)
 	free(ev);
 }
 
+/* A shifted index is the index of the shifted events, slot for slot. */
+Test(itree, shift_equals_a_rebuild)
+{
+	static const uint32_t sizes[] = { 0, 1, 7, 8, 9, 15, 16, 100, 1025 };
+	static const int64_t offs[] = { 5000000, -5000000, 1 };
+	struct event *ev = xcalloc(1025, sizeof *ev);
+
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		for (size_t o = 0; o < sizeof offs / sizeof offs[0]; o++) {
+			uint64_t rng = 0x51f7 + s * 31 + o;
+			uint32_t n = sizes[s];
+			struct itree t, want;
+
+			random_events(&rng, ev, n, 1000000000, 100000);
+			itree_build(&t, ev, n);
+			for (uint32_t i = 0; i < n; i++)
+				ev[i].ts_ns += offs[o];
+			itree_shift(&t, offs[o]);
+			itree_build(&want, ev, n);
+			cr_assert_eq(t.n, want.n);
+			cr_assert_eq(t.max_level, want.max_level);
+			for (uint64_t k = 0; k < itree_slots(n); k++)
+				cr_assert_eq(t.maxend_ns[k], want.maxend_ns[k],
+				    "n %u, slot %llu", n, (unsigned long long)k);
+			itree_free(&t);
+			itree_free(&want);
+		}
+	}
+	free(ev);
+}
+
 Test(itree, random_against_scan)
 {
 	static const uint32_t sizes[] = { 2, 3, 7, 8, 9, 15, 16, 17, 31, 33,

@@ -74,8 +74,7 @@ align_shift(struct trace *t, int64_t off)
 	for (size_t i = 0; i < t->ntracks; i++) {
 		struct track *tr = &t->tracks[i];
 
-		for (uint32_t k = 0; k < tr->index.n; k++)
-			tr->index.maxend_ns[k] += off;
+		itree_shift(&tr->index, off);
 		shift_set(&tr->busy, off);
 	}
 	if (t->nevents > 0) {

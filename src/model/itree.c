@@ -119,6 +119,13 @@ itree_free(struct itree *t)
 	t->max_level = -1;
 }
 
+void
+itree_shift(struct itree *t, int64_t off_ns)
+{
+	for (uint64_t k = 0; k < itree_slots(t->n); k++)
+		t->maxend_ns[k] += off_ns;
+}
+
 /* One pending node of the in-order walk. */
 struct itree_cell {
 	uint64_t x;             /* node index, maybe virtual (>= n) */

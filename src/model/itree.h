@@ -60,6 +60,11 @@ void itree_build(struct itree *t, const struct event *ev, uint32_t n);
 /* Frees the index and leaves it empty; t may be zeroed or already freed. */
 void itree_free(struct itree *t);
 /*
+ * Keeps the index right after every event of its array was moved by off_ns
+ * (ts_ns += off_ns, the caller checked that nothing overflows).
+ */
+void itree_shift(struct itree *t, int64_t off_ns);
+/*
  * Finds the events of ev[0..n) (the array given to itree_build) that overlap
  * [a_ns, b_ns).  Their indices (relative to ev) are appended to *out (grown
  * with xgrow; *cap is its capacity), in increasing index order.  Returns how
