@@ -51,6 +51,9 @@ compare(const char *path, const char *mode, const struct trace *a,
 	SAME(nargs, "args count", 0);
 	if (a->nargs > 0 && memcmp(a->args, b->args, a->nargs * sizeof *a->args) != 0)
 		return differ(path, mode, "args", 0);
+	SAME(nwide, "wide args count", 0);
+	if (a->nwide > 0 && memcmp(a->wide, b->wide, a->nwide * sizeof *a->wide) != 0)
+		return differ(path, mode, "wide args", 0);
 	SAME(nnums, "nums count", 0);
 	if (a->nnums > 0 && memcmp(a->nums, b->nums, a->nnums * sizeof *a->nums) != 0)
 		return differ(path, mode, "nums", 0);

@@ -114,7 +114,8 @@ check_lists(const struct trace *t)
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
 		const char *name = trace_str(t, e->name);
-		const struct event_args *a = trace_args(t, e);
+		struct event_args a_buf;
+		const struct event_args *a = trace_args(t, e, &a_buf);
 		enum cat_kind kind = (enum cat_kind)t->cat_kinds[e->cat];
 		int in[TRACE_LISTS], alloc;
 

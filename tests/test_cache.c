@@ -135,8 +135,12 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 	cr_assert_eq(a->nevents, b->nevents);
 	cr_assert(same_bytes(a->events, b->events, a->nevents * sizeof *a->events));
 	cr_assert_eq(a->nargs, b->nargs);
+	cr_assert_eq(a->nwide, b->nwide);
 	for (size_t i = 0; i < a->nargs; i++) {
-		const struct event_args *x = &a->args[i], *y = &b->args[i];
+		struct event_args xb, yb, *x = &xb, *y = &yb;
+
+		trace_args_at(a, (uint32_t)i, x);
+		trace_args_at(b, (uint32_t)i, y);
 
 		cr_assert(x->correlation == y->correlation && x->external_id == y->external_id &&
 		    x->device == y->device && x->stream == y->stream && x->comm == y->comm &&
@@ -389,7 +393,7 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 
 /* The byte offset of each section after the header, from its counts. */
 struct layout {
-	size_t strlens, strs, events, args, nums, comms, tracks, cats, kinds;
+	size_t strlens, strs, events, args, wide, nums, comms, tracks, cats, kinds;
 	size_t devices, seen, maxend, busy, named, named_ev, cat_slices;
 	size_t lists[TRACE_LISTS], stop, end;
 };
@@ -404,7 +408,8 @@ layout_of(const struct cache_header *h, struct layout *l)
 	l->strlens = o; o += PAD8(h->nstrs * 4);
 	l->strs = o; o += PAD8(h->strbytes);
 	l->events = o; o += h->nevents * sizeof(struct event);
-	l->args = o; o += h->nargs * sizeof(struct event_args);
+	l->args = o; o += h->nargs * sizeof(struct args_rec);
+	l->wide = o; o += h->nwide * sizeof(struct event_args);
 	l->nums = o; o += h->nnums * sizeof(struct arg_nums);
 	l->comms = o; o += h->ncomms * sizeof(struct comm_args);
 	l->tracks = o; o += h->ntracks * sizeof(struct track);
@@ -471,6 +476,9 @@ Test(cache, forged_indices_are_range_checked)
 	uint16_t big16 = 0xffff;
 	uint8_t big8 = 0xff;
 	int64_t neg = -5, huge = INT64_MAX;
+	int16_t neg16 = -2;
+	/* an args record's nums, device and stream: wide, pointing past the wide ones */
+	struct { uint32_t nums; int16_t device, stream; } wide_past = { 0x7fffffff, ARGS_WIDE, -1 };
 	char *path = copy_in("share/example.json.gz", "example.json.gz");
 
 	load_and_store(&a, path, &k);
@@ -513,8 +521,12 @@ Test(cache, forged_indices_are_range_checked)
 	FORGE("track index size", TR(0, index.n), big);
 	FORGE("track index level", TR(0, index.max_level), big);
 	FORGE("track busy size", TR(0, busy.n), huge);
-	FORGE("args comm", l.args + offsetof(struct event_args, comm), big);
-	FORGE("args nums", l.args + offsetof(struct event_args, nums), big);
+	FORGE("args nums", l.args + offsetof(struct args_rec, nums), big);
+	FORGE("args device", l.args + offsetof(struct args_rec, device), neg16);
+	cr_assert_gt(h.nwide, 0, "the example's NCCL kernels have wide args");
+	FORGE("args wide", l.args + offsetof(struct args_rec, nums), wide_past);
+	FORGE("args comm", l.wide + offsetof(struct event_args, comm), big);
+	FORGE("args nums", l.wide + offsetof(struct event_args, nums), big);
 	FORGE("comm name", l.comms + offsetof(struct comm_args, collective), big);
 	FORGE("category name", l.cats, big);
 	FORGE("category kind", l.kinds, big8);

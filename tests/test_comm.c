@@ -70,7 +70,8 @@ by_corr(const struct trace *t, int corr)
 {
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
-		const struct event_args *a = trace_args(t, e);
+		struct event_args a_buf;
+		const struct event_args *a = trace_args(t, e, &a_buf);
 
 		if ((e->flags & EVF_ACTIVITY) && a != NULL && a->correlation == corr)
 			return e;
@@ -155,12 +156,12 @@ Test(comm, launch_context)
 	cr_assert_eq(t.comm_rules[COMM_RULE_CONTEXT], 3);
 	cr_assert_eq(t.comm_rules[COMM_RULE_NCCL], 2);
 	e = by_corr(&t, 1);
-	a = trace_args(&t, e);
+	a = trace_args(&t, e, &(struct event_args){0});
 	cr_assert_neq(a->comm, EV_NONE);
 	cr_assert_str_eq(trace_str(&t, t.comms[a->comm].collective), "allreduce");
 	cr_assert_eq(t.comms[a->comm].in_nelems, 1024);
-	cr_assert_eq(trace_args(&t, by_corr(&t, 5))->comm, EV_NONE);
-	a = trace_args(&t, by_corr(&t, 6));
+	cr_assert_eq(trace_args(&t, by_corr(&t, 5), &(struct event_args){0})->comm, EV_NONE);
+	a = trace_args(&t, by_corr(&t, 6), &(struct event_args){0});
 	cr_assert_neq(a->comm, EV_NONE);
 	cr_assert_str_eq(trace_str(&t, t.comms[a->comm].collective), "_allgather_base");
 	trace_free(&t);
@@ -268,7 +269,8 @@ Test(comm, random_nests_match_the_oracle)
 		j_load(&t);
 		for (int k = 0; k < nk; k++) {
 			const struct event *e = by_corr(&t, k + 1);
-			const struct event_args *a = trace_args(&t, e);
+			struct event_args a_buf;
+			const struct event_args *a = trace_args(&t, e, &a_buf);
 			const char *got = a->comm != EV_NONE ?
 			    trace_str(&t, t.comms[a->comm].collective) : "";
 

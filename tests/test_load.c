@@ -109,8 +109,8 @@ Test(load, object_form_model)
 	cr_assert_eq(mm->ts_ns, INT64_C(1692998837419987));
 	cr_assert_eq(mm->dur_ns, 20500);
 	cr_assert_eq(mm->cls, CLASS_NONE);
-	cr_assert_eq(trace_args_flops(&t, trace_args(&t, mm)), 1000.0);
-	cr_assert_eq(trace_args(&t, mm)->external_id, 5);
+	cr_assert_eq(trace_args_flops(&t, trace_args(&t, mm, &(struct event_args){0})), 1000.0);
+	cr_assert_eq(trace_args(&t, mm, &(struct event_args){0})->external_id, 5);
 
 	gemm = find_event(&t, "sm90_gemm");
 	launch = find_event(&t, "cudaLaunchKernel");
@@ -124,7 +124,7 @@ Test(load, object_form_model)
 	nccl = find_event(&t, "ncclDevKernel_AllGather_RING_LL");
 	cr_assert_eq(nccl->cls, CLASS_COMM);
 	cr_assert_eq(nccl->link, EV_NONE);
-	a = trace_args(&t, nccl);
+	a = trace_args(&t, nccl, &(struct event_args){0});
 	cr_assert_eq(a->stream, 22);
 	cr_assert_neq(a->comm, EV_NONE);
 	c = &t.comms[a->comm];
@@ -145,7 +145,7 @@ Test(load, object_form_model)
 	mem = find_event(&t, "[memory]");
 	cr_assert(mem->flags & EVF_INSTANT);
 	cr_assert_eq(mem->dur_ns, 0);
-	cr_assert_eq(trace_args_nums(&t, trace_args(&t, mem)).value, 4096.0);
+	cr_assert_eq(trace_args_nums(&t, trace_args(&t, mem, &(struct event_args){0})).value, 4096.0);
 
 	/* tracks: CPU (10,11), GPU (0,7) named by M, GPU (0,22) */
 	cr_assert_eq(t.ntracks, 3);
@@ -438,6 +438,99 @@ Test(load, counters_get_their_own_tracks)
 	cr_assert_eq(counters, 3);
 	cr_assert_eq(t.objects, 3);
 	cr_assert_eq(t.nevents, 5);
-	cr_assert_eq(trace_args_nums(&t, trace_args(&t, find_event(&t, "load"))).value, 0.5);
+	cr_assert_eq(trace_args_nums(&t, trace_args(&t, find_event(&t, "load"), &(struct event_args){0})).value, 0.5);
 	trace_free(&t);
+}
+
+/* ---- args: narrow records and wide ones, through a merge -------------- */
+
+static int
+same_args(const struct event_args *x, const struct event_args *y)
+{
+	return x->correlation == y->correlation && x->external_id == y->external_id &&
+	    x->device == y->device && x->stream == y->stream && x->comm == y->comm;
+}
+
+Test(load, args_narrow_and_wide_keep_every_value)
+{
+	static const int64_t ids[] = { ID_NONE, 0, 1, 4294967294, 4294967295,
+	    4294967296, -1, INT64_MAX, INT64_MIN + 1 };
+	static const int32_t small[] = { -1, 0, 7, 32767, 32768, -2, INT32_MAX,
+	    INT32_MIN };
+	const size_t nids = sizeof ids / sizeof ids[0];
+	const size_t nsmall = sizeof small / sizeof small[0];
+	const struct arg_nums none = ARG_NUMS_NONE, seq = { -1.0, 0.0, 42 };
+	struct trace t[2];
+	struct event_args want[2][128], got;
+	size_t n[2] = { 0, 0 }, narrow = 0;
+
+	for (int k = 0; k < 2; k++) {
+		trace_init(&t[k], "args");
+		for (size_t i = 0; i < 64; i++) {
+			struct event_args *a = &want[k][n[k]];
+
+			/* every third from the values that fit (the first four of each) */
+			size_t m_ids = i % 3 ? nids : 4, m_small = i % 3 ? nsmall : 4;
+
+			a->correlation = ids[(i + (size_t)k) % m_ids];
+			a->external_id = ids[(i * 5 + 3) % m_ids];
+			a->device = small[(i * 3) % m_small];
+			a->stream = small[(i * 7 + (size_t)k) % m_small];
+			a->comm = i % 11 == 5 && i % 3 ? (uint32_t)i : EV_NONE;
+			a->nums = 12345;        /* ignored */
+			cr_assert_eq(trace_add_args(&t[k], a, i % 2 ? &seq : &none), n[k]);
+			n[k]++;
+		}
+		/* each value of each field, the others fitting */
+		for (size_t f = 0; f < 4; f++) {
+			for (size_t v = 0; v < (f < 2 ? nids : nsmall); v++) {
+				struct event_args *a = &want[k][n[k]];
+
+				*a = (struct event_args){ 3, 4, 0, 7, EV_NONE, 0 };
+				if (f == 0)
+					a->correlation = ids[v];
+				else if (f == 1)
+					a->external_id = ids[v];
+				else if (f == 2)
+					a->device = small[v];
+				else
+					a->stream = small[v];
+				cr_assert_eq(trace_add_args(&t[k], a, n[k] % 2 ? &seq : &none), n[k]);
+				n[k]++;
+			}
+		}
+		for (size_t i = 0; i < n[k]; i++) {
+			trace_args_at(&t[k], (uint32_t)i, &got);
+			cr_assert(same_args(&got, &want[k][i]), "record %zu", i);
+			cr_assert_eq(got.nums == EV_NONE, i % 2 == 0);
+			narrow += t[k].args[i].device != ARGS_WIDE;
+		}
+	}
+	cr_assert_gt(narrow, 10, "some records fit the narrow form");
+	cr_assert_gt(t[0].nwide, 10, "some do not");
+	/* a comm given later: a narrow record becomes wide, a wide one stays */
+	for (uint32_t i = 0; i < 4; i++) {
+		size_t before = t[1].nwide;
+		int was_wide = t[1].args[i].device == ARGS_WIDE;
+
+		trace_args_set_comm(&t[1], i, 100 + i);
+		want[1][i].comm = 100 + i;
+		cr_assert_eq(t[1].nwide, before + !was_wide);
+	}
+	/* merged: the second trace's records, wide ones and nums renumbered */
+	cr_assert_eq(trace_merge(&t[0], &t[1]), 0);
+	cr_assert_eq(t[0].nargs, n[0] + n[1]);
+	for (size_t i = 0; i < n[0] + n[1]; i++) {
+		const struct event_args *w = i < n[0] ? &want[0][i] : &want[1][i - n[0]];
+		struct arg_nums nums;
+
+		/* (no comm args were added, so the comm ids stay as given) */
+		trace_args_at(&t[0], (uint32_t)i, &got);
+		cr_assert(same_args(&got, w), "merged record %zu", i);
+		nums = trace_args_nums(&t[0], &got);
+		cr_assert_eq(nums.seq, (i < n[0] ? i : i - n[0]) % 2 ? 42 : -1,
+		    "merged record %zu", i);
+	}
+	trace_free(&t[0]);
+	trace_free(&t[1]);
 }

@@ -176,7 +176,8 @@ bandwidth_of(const struct metrics *d, const struct event *e,
     struct coll_bw *out)
 {
 	const struct trace *t = d->t;
-	const struct event_args *ea = trace_args(t, e);
+	struct event_args ea_buf;
+	const struct event_args *ea = trace_args(t, e, &ea_buf);
 	const struct comm_args *c = ea != NULL && ea->comm != EV_NONE ?
 	    &t->comms[ea->comm] : NULL;
 	int64_t nel;

@@ -102,7 +102,8 @@ coll_of(struct crossrank_in *in, const struct analysis *a, uint32_t ei)
 	const struct trace *t = a->t;
 	struct coll_bw bw;
 	const struct event *e = &t->events[ei];
-	const struct event_args *ea = trace_args(t, e);
+	struct event_args ea_buf;
+	const struct event_args *ea = trace_args(t, e, &ea_buf);
 	const struct comm_args *c = NULL;
 	struct crossrank_coll_in r;
 	const char *s;

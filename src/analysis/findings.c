@@ -411,13 +411,14 @@ coll_kind_name(const char *name)
 static int
 coll_kind(const struct trace *t, uint8_t *memo, const struct event *e)
 {
+	struct event_args a_buf;
 	const struct event_args *a;
 	int k;
 
 	if (memo[e->name] == 0)
 		memo[e->name] = (uint8_t)(coll_kind_name(trace_str(t, e->name)) + 1);
 	k = memo[e->name] - 1;
-	if (k == EXPO_OTHER && (a = trace_args(t, e)) != NULL &&
+	if (k == EXPO_OTHER && (a = trace_args(t, e, &a_buf)) != NULL &&
 	    a->comm != EV_NONE) {
 		uint32_t id = t->comms[a->comm].collective;
 

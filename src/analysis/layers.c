@@ -1130,7 +1130,8 @@ module_backward(struct ctx *c, struct mod_span *s, size_t n)
 
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
-		const struct event_args *a = trace_args(t, e);
+		struct event_args a_buf;
+		const struct event_args *a = trace_args(t, e, &a_buf);
 		int64_t seq;
 
 		if (a == NULL || a->nums == EV_NONE || e->ph != 'X' ||

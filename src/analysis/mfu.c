@@ -187,7 +187,8 @@ collect_ops(const struct trace *t, struct op_flops **out)
 	for (size_t j = 0; j < t->nlist[LIST_FLOP_OPS]; j++) {
 		uint32_t i = t->lists[LIST_FLOP_OPS][j];
 		const struct event *e = &t->events[i];
-		const struct event_args *a = trace_args(t, e);
+		struct event_args a_buf;
+		const struct event_args *a = trace_args(t, e, &a_buf);
 
 		trace_prefetch_args(t, t->lists[LIST_FLOP_OPS], j,
 		    t->nlist[LIST_FLOP_OPS]);
@@ -282,12 +283,13 @@ find_op(struct op_flops *ops, size_t n, int64_t ext, size_t *hint)
 static int64_t
 kernel_ext(const struct trace *t, const struct event *e)
 {
-	const struct event_args *a = trace_args(t, e);
+	struct event_args a_buf;
+	const struct event_args *a = trace_args(t, e, &a_buf);
 
 	if (a != NULL && a->external_id != ID_NONE)
 		return a->external_id;
 	if (e->link != EV_NONE) {
-		a = trace_args(t, &t->events[e->link]);
+		a = trace_args(t, &t->events[e->link], &a_buf);
 		if (a != NULL)
 			return a->external_id;
 	}

@@ -36,6 +36,7 @@
  */
 _Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
 _Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see cache.c");
+_Static_assert(sizeof(struct args_rec) == 16, "struct args_rec changed: see cache.c");
 _Static_assert(sizeof(struct arg_nums) == 24, "struct arg_nums changed: see cache.c");
 _Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
 _Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: see cache.c");
@@ -319,7 +320,8 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	    add_sz(&s, h->nstrs, sizeof(uint32_t)) < 0 ||
 	    add_sz(&s, h->strbytes, 1) < 0 ||
 	    add_sz(&s, h->nevents, sizeof(struct event)) < 0 ||
-	    add_sz(&s, h->nargs, sizeof(struct event_args)) < 0 ||
+	    add_sz(&s, h->nargs, sizeof(struct args_rec)) < 0 ||
+	    add_sz(&s, h->nwide, sizeof(struct event_args)) < 0 ||
 	    add_sz(&s, h->nnums, sizeof(struct arg_nums)) < 0 ||
 	    add_sz(&s, h->ncomms, sizeof(struct comm_args)) < 0 ||
 	    add_sz(&s, h->ntracks, sizeof(struct track)) < 0 ||
@@ -351,7 +353,7 @@ event_header_fill(struct cache_header *h, const struct cache_key *k)
 	h->format = CACHE_FORMAT_VERSION;
 	h->byte_order = CACHE_BYTE_ORDER;
 	h->sz_event = sizeof(struct event);
-	h->sz_args = sizeof(struct event_args);
+	h->sz_args = sizeof(struct args_rec) << 16 | sizeof(struct event_args);
 	h->sz_comm = sizeof(struct comm_args);
 	h->sz_track = sizeof(struct track);
 	h->sz_device = sizeof(struct device_prop);
@@ -483,8 +485,18 @@ validate(const struct trace *t, char *why, size_t whysize)
 		    "comm strings");
 	}
 	for (size_t i = 0; i < t->nargs; i++) {
-		CHECK(t->args[i].comm == EV_NONE || t->args[i].comm < t->ncomms, "args comm");
-		CHECK(t->args[i].nums == EV_NONE || t->args[i].nums < t->nnums, "args nums");
+		const struct args_rec *a = &t->args[i];
+
+		if (a->device == ARGS_WIDE)
+			CHECK(a->nums < t->nwide, "args wide");
+		else {
+			CHECK(a->device >= -1 && a->stream >= -1, "args device");
+			CHECK(a->nums == EV_NONE || a->nums < t->nnums, "args nums");
+		}
+	}
+	for (size_t i = 0; i < t->nwide; i++) {
+		CHECK(t->wide[i].comm == EV_NONE || t->wide[i].comm < t->ncomms, "args comm");
+		CHECK(t->wide[i].nums == EV_NONE || t->wide[i].nums < t->nnums, "args nums");
 	}
 	/*
 	 * Each event is checked with its track, in one pass: the track ranges
@@ -585,7 +597,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
 
 	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
-	    h->nargs <= UINT32_MAX && h->nnums <= h->nargs && h->ncomms <= UINT32_MAX &&
+	    h->nargs <= UINT32_MAX && h->nwide <= h->nargs && h->nnums <= h->nargs && h->ncomms <= UINT32_MAX &&
 	    h->ntracks <= UINT32_MAX, "counts");
 	lens = r_array(r, h->nstrs, sizeof *lens);
 	blob = r_array(r, h->strbytes, 1);
@@ -603,6 +615,8 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	t->nevents = t->events_cap = h->nevents;
 	t->args = r_array(r, h->nargs, sizeof *t->args);
 	t->nargs = t->args_cap = h->nargs;
+	t->wide = r_array(r, h->nwide, sizeof *t->wide);
+	t->nwide = t->wide_cap = h->nwide;
 	t->nums = r_array(r, h->nnums, sizeof *t->nums);
 	t->nnums = t->nums_cap = h->nnums;
 	t->comms = r_array(r, h->ncomms, sizeof *t->comms);

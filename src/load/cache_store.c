@@ -212,6 +212,7 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	w_pad(w);
 	w_put(w, t->events, t->nevents * sizeof *t->events);
 	w_put(w, t->args, t->nargs * sizeof *t->args);
+	w_put(w, t->wide, t->nwide * sizeof *t->wide);
 	w_put(w, t->nums, t->nnums * sizeof *t->nums);
 	w_put(w, t->comms, t->ncomms * sizeof *t->comms);
 	/* Records with padding or spare fields go through zeroed copies. */
@@ -357,6 +358,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 		h.strbytes += (uint64_t)t->strs.lens[id] + 1;
 	h.nevents = t->nevents;
 	h.nargs = t->nargs;
+	h.nwide = t->nwide;
 	h.nnums = t->nnums;
 	h.ncomms = t->ncomms;
 	h.flow_count = t->flow_count;

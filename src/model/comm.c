@@ -185,7 +185,8 @@ sweep_track(struct classifier *c, const struct track *tr, struct level *lv)
 
 	for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
 		const struct event *e = &t->events[i];
-		const struct event_args *a = trace_args(t, e);
+		struct event_args a_buf;
+		const struct event_args *a = trace_args(t, e, &a_buf);
 		uint32_t d = e->depth, own = a != NULL ? a->comm : EV_NONE;
 		struct level up = { EV_NONE, EV_NONE, EV_NONE, 0 }, *me = &lv[d];
 
@@ -274,8 +275,14 @@ comm_classify(struct trace *t, const regex_t *pattern)
 		e->cls = r != COMM_RULE_NONE ? CLASS_COMM : CLASS_COMPUTE;
 		t->comm_rules[r]++;
 		if (r != COMM_RULE_NONE && e->args != EV_NONE &&
-		    t->args[e->args].comm == EV_NONE && e->link != EV_NONE)
-			t->args[e->args].comm = inherited(&c, e->link);
+		    e->link != EV_NONE) {
+			struct event_args a;
+
+			trace_args_at(t, e->args, &a);
+			if (a.comm == EV_NONE)
+				trace_args_set_comm(t, e->args,
+				    inherited(&c, e->link));
+		}
 	}
 	t->comm_rules[COMM_RULE_NONE] = 0;
 	free(lv);

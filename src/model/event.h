@@ -136,6 +136,25 @@ struct event_args {
 	                           are ARG_NUMS_NONE */
 };
 
+/*
+ * How the model stores an event's arguments (trace->args): 16 bytes where
+ * struct event_args takes 32, for 99% of a Kineto trace's events.  The ids
+ * are kept as uint32_t (ARGS_NO_ID when absent), device and stream as
+ * int16_t (-1 when absent).  A record whose values do not fit, or that has
+ * comm args, is wide: device is ARGS_WIDE and nums the index of its
+ * struct event_args in trace->wide.  Read them with trace_args().
+ */
+struct args_rec {
+	uint32_t correlation;   /* ARGS_NO_ID if absent */
+	uint32_t external_id;   /* ARGS_NO_ID if absent */
+	uint32_t nums;          /* index into trace->nums or EV_NONE; wide:
+	                           index into trace->wide */
+	int16_t device;         /* -1 if absent; ARGS_WIDE: a wide record */
+	int16_t stream;         /* -1 if absent */
+};
+#define ARGS_NO_ID UINT32_MAX
+#define ARGS_WIDE INT16_MIN
+
 /* The rarer numeric arguments of an event. */
 struct arg_nums {
 	double flops;           /* args.flops, < 0 if absent; [memory] events

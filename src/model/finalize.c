@@ -56,6 +56,7 @@ count_events(struct trace *t)
 	t->nactivities = t->nlinked = 0;
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
+		struct event_args a_buf;
 		const struct event_args *a;
 
 		if (e->ph == 'X' && !(e->flags & EVF_FROM_BE))
@@ -64,7 +65,7 @@ count_events(struct trace *t)
 			t->nactivities++;
 			t->nlinked += e->link != EV_NONE;
 		}
-		if ((a = trace_args(t, e)) != NULL && a->external_id != ID_NONE &&
+		if ((a = trace_args(t, e, &a_buf)) != NULL && a->external_id != ID_NONE &&
 		    trace_args_flops(t, a) > 0 &&
 		    t->tracks[e->track].kind == TRACK_CPU)
 			list_add(t, LIST_FLOP_OPS, &cap, i);

@@ -66,7 +66,8 @@ link_correlations(struct trace *t)
 
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
-		const struct event_args *a = trace_args(t, e);
+		struct event_args a_buf;
+		const struct event_args *a = trace_args(t, e, &a_buf);
 
 		if (a != NULL && a->correlation != ID_NONE && !(e->flags & EVF_ACTIVITY))
 			nlaunch++;
@@ -85,7 +86,8 @@ link_correlations(struct trace *t)
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < t->nevents; i++) {
 			const struct event *e = &t->events[i];
-			const struct event_args *a = trace_args(t, e);
+			struct event_args a_buf;
+			const struct event_args *a = trace_args(t, e, &a_buf);
 			uint32_t *v;
 
 			if (a == NULL || a->correlation == ID_NONE ||
@@ -100,7 +102,8 @@ link_correlations(struct trace *t)
 	}
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
-		const struct event_args *a = trace_args(t, e);
+		struct event_args a_buf;
+		const struct event_args *a = trace_args(t, e, &a_buf);
 		uint32_t *v;
 
 		if (!(e->flags & EVF_ACTIVITY) || a == NULL ||

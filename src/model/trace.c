@@ -108,6 +108,7 @@ forget_mapped(struct trace *t)
 	}
 	FORGET(t->events);
 	FORGET(t->args);
+	FORGET(t->wide);
 	FORGET(t->nums);
 	FORGET(t->comms);
 	FORGET(t->cats);
@@ -140,6 +141,7 @@ trace_free(struct trace *t)
 	free(t->stop_reason);
 	free(t->events);
 	free(t->args);
+	free(t->wide);
 	free(t->nums);
 	free(t->comms);
 	free(t->flows);
@@ -379,21 +381,69 @@ trace_add_event(struct trace *t, const struct event *ev)
 	return (uint32_t)t->nevents++;
 }
 
+/* An id that fits a struct args_rec: absent, or 0 to ARGS_NO_ID - 1. */
+static int
+id_fits(int64_t id)
+{
+	return id == ID_NONE || (id >= 0 && id < (int64_t)ARGS_NO_ID);
+}
+
+/*
+ * Stores a in *r: narrow when it fits, else in trace->wide (the record a
+ * wide *r already has, or a new one).
+ */
+static void
+args_store(struct trace *t, struct args_rec *r, const struct event_args *a)
+{
+	if (a->comm == EV_NONE && id_fits(a->correlation) &&
+	    id_fits(a->external_id) && a->device >= -1 &&
+	    a->device <= INT16_MAX && a->stream >= -1 && a->stream <= INT16_MAX) {
+		r->correlation = a->correlation == ID_NONE ? ARGS_NO_ID :
+		    (uint32_t)a->correlation;
+		r->external_id = a->external_id == ID_NONE ? ARGS_NO_ID :
+		    (uint32_t)a->external_id;
+		r->device = (int16_t)a->device;
+		r->stream = (int16_t)a->stream;
+		r->nums = a->nums;
+		return;
+	}
+	if (r >= t->args + t->nargs || r->device != ARGS_WIDE) {
+		xgrow(&t->wide, &t->wide_cap, t->nwide + 1, sizeof *t->wide);
+		r->nums = (uint32_t)t->nwide++;
+	}
+	t->wide[r->nums] = *a;
+	r->correlation = r->external_id = ARGS_NO_ID;
+	r->device = ARGS_WIDE;
+	r->stream = -1;
+}
+
 uint32_t
 trace_add_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n)
 {
 	const struct arg_nums none = ARG_NUMS_NONE;
 
-	xgrow(&t->args, &t->args_cap, t->nargs + 1, sizeof *t->args);
-	t->args[t->nargs] = *a;
-	t->args[t->nargs].nums = EV_NONE;
+	struct event_args w = *a;
+
+	w.nums = EV_NONE;
 	if (memcmp(n, &none, sizeof none) != 0) {
 		xgrow(&t->nums, &t->nums_cap, t->nnums + 1, sizeof *t->nums);
 		t->nums[t->nnums] = *n;
-		t->args[t->nargs].nums = (uint32_t)t->nnums++;
+		w.nums = (uint32_t)t->nnums++;
 	}
+	xgrow(&t->args, &t->args_cap, t->nargs + 1, sizeof *t->args);
+	args_store(t, &t->args[t->nargs], &w);
 	return (uint32_t)t->nargs++;
+}
+
+void
+trace_args_set_comm(struct trace *t, uint32_t i, uint32_t comm)
+{
+	struct event_args a;
+
+	trace_args_at(t, i, &a);
+	a.comm = comm;
+	args_store(t, &t->args[i], &a);
 }
 
 uint32_t
@@ -508,7 +558,7 @@ merge_array(void **dstp, size_t *dstn, size_t *dstcap, void **srcp, size_t n,
 struct merge_map {
 	const uint32_t *str, *track;
 	const uint16_t *cat;
-	size_t args, nums, comms;
+	size_t args, wide, nums, comms;
 };
 
 static void
@@ -526,6 +576,18 @@ fix_event(void *rec, const void *ctx)
 
 static void
 fix_args(void *rec, const void *ctx)
+{
+	const struct merge_map *m = ctx;
+	struct args_rec *r = rec;
+
+	if (r->device == ARGS_WIDE)
+		r->nums += (uint32_t)m->wide;
+	else if (r->nums != EV_NONE)
+		r->nums += (uint32_t)m->nums;
+}
+
+static void
+fix_wide(void *rec, const void *ctx)
 {
 	const struct merge_map *m = ctx;
 	struct event_args *a = rec;
@@ -561,6 +623,7 @@ int
 trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
 {
 	uint64_t ncats = dst->ncats, nevents = dst->nevents, nargs = dst->nargs;
+	uint64_t nwide = dst->nwide;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct private *sp = src[i]->pending;
@@ -570,8 +633,9 @@ trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
 		ncats += src[i]->ncats;
 		nevents += src[i]->nevents;
 		nargs += src[i]->nargs;
+		nwide += src[i]->nwide;
 		if (ncats >= UINT16_MAX - 1 || nevents >= EV_NONE - 1 ||
-		    nargs >= EV_NONE - 1)
+		    nargs >= EV_NONE - 1 || nwide >= EV_NONE - 1)
 			return 0;
 	}
 	return 1;
@@ -614,19 +678,23 @@ trace_merge(struct trace *dst, struct trace *src)
 	m.track = track;
 	m.cat = cat;
 	m.args = dst->nargs;
+	m.wide = dst->nwide;
 	m.nums = dst->nnums;
 	m.comms = dst->ncomms;
 	merge_array((void **)&dst->events, &dst->nevents, &dst->events_cap,
 	    (void **)&src->events, src->nevents, sizeof *src->events, fix_event, &m);
 	merge_array((void **)&dst->args, &dst->nargs, &dst->args_cap,
 	    (void **)&src->args, src->nargs, sizeof *src->args, fix_args, &m);
+	merge_array((void **)&dst->wide, &dst->nwide, &dst->wide_cap,
+	    (void **)&src->wide, src->nwide, sizeof *src->wide, fix_wide, &m);
 	merge_array((void **)&dst->nums, &dst->nnums, &dst->nums_cap,
 	    (void **)&src->nums, src->nnums, sizeof *src->nums, NULL, &m);
 	merge_array((void **)&dst->comms, &dst->ncomms, &dst->comms_cap,
 	    (void **)&src->comms, src->ncomms, sizeof *src->comms, fix_comm, &m);
 	merge_array((void **)&dst->flows, &dst->nflows, &dst->flows_cap,
 	    (void **)&src->flows, src->nflows, sizeof *src->flows, fix_flow, &m);
-	src->nevents = src->nargs = src->nnums = src->ncomms = src->nflows = 0;
+	src->nevents = src->nargs = src->nwide = src->nnums = src->ncomms =
+	    src->nflows = 0;
 	for (size_t i = 0; i < sp->metas.n; i++) {
 		struct meta x = sp->metas.v[i];
 
@@ -673,7 +741,8 @@ trace_metadata(struct trace *t, const char *kind, int64_t pid,
 int32_t
 trace_event_device(const struct trace *t, const struct event *e)
 {
-	const struct event_args *a = trace_args(t, e);
+	struct event_args a_buf;
+	const struct event_args *a = trace_args(t, e, &a_buf);
 
 	if (a != NULL && a->device >= 0)
 		return a->device;

@@ -116,8 +116,10 @@ struct trace {
 
 	struct event *events;
 	size_t nevents, events_cap;
-	struct event_args *args;
+	struct args_rec *args;  /* read with trace_args() */
 	size_t nargs, args_cap;
+	struct event_args *wide; /* the args that do not fit a struct args_rec */
+	size_t nwide, wide_cap;
 	struct arg_nums *nums;
 	size_t nnums, nums_cap;
 	struct comm_args *comms;
@@ -200,9 +202,9 @@ uint16_t trace_category(struct trace *t, const char *cat, size_t len);
 /* Appends an event (copied) and returns its index. */
 uint32_t trace_add_event(struct trace *t, const struct event *ev);
 /*
- * Appends args (copied; a->nums is ignored) with their floating-point
- * values n (stored only when they differ, bit for bit, from ARG_NUMS_NONE)
- * and returns its index.
+ * Appends args (copied, in 16 bytes when they fit: struct args_rec; a->nums
+ * is ignored) with their floating-point values n (stored only when they
+ * differ, bit for bit, from ARG_NUMS_NONE) and returns its index.
  */
 uint32_t trace_add_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n);
@@ -303,11 +305,34 @@ trace_str(const struct trace *t, uint32_t id)
 {
 	return strtab_get(&t->strs, id);
 }
-static inline const struct event_args *
-trace_args(const struct trace *t, const struct event *e)
+/* The args record i (< t->nargs) into *a. */
+static inline void
+trace_args_at(const struct trace *t, uint32_t i, struct event_args *a)
 {
-	return e->args == EV_NONE ? NULL : &t->args[e->args];
+	const struct args_rec *r = &t->args[i];
+
+	if (r->device == ARGS_WIDE) {
+		*a = t->wide[r->nums];
+		return;
+	}
+	a->correlation = r->correlation == ARGS_NO_ID ? ID_NONE : r->correlation;
+	a->external_id = r->external_id == ARGS_NO_ID ? ID_NONE : r->external_id;
+	a->device = r->device;
+	a->stream = r->stream;
+	a->comm = EV_NONE;
+	a->nums = r->nums;
 }
+/* e's args, read into *buf: buf, or NULL when e has none. */
+static inline const struct event_args *
+trace_args(const struct trace *t, const struct event *e, struct event_args *buf)
+{
+	if (e->args == EV_NONE)
+		return NULL;
+	trace_args_at(t, e->args, buf);
+	return buf;
+}
+/* Sets the comm of the args record i (< t->nargs), making it wide. */
+void trace_args_set_comm(struct trace *t, uint32_t i, uint32_t comm);
 /* The floating-point arguments of a (ARG_NUMS_NONE when none are stored). */
 static inline struct arg_nums
 trace_args_nums(const struct trace *t, const struct event_args *a)
@@ -354,9 +379,15 @@ trace_prefetch_args(const struct trace *t, const uint32_t *idx, size_t j,
 	}
 	if (j + TRACE_AHEAD / 4 < n) {
 		const struct event *e = &t->events[idx[j + TRACE_AHEAD / 4]];
+		const struct args_rec *r;
 
-		if (e->args != EV_NONE && t->args[e->args].nums != EV_NONE)
-			__builtin_prefetch(&t->nums[t->args[e->args].nums]);
+		if (e->args == EV_NONE)
+			return;
+		r = &t->args[e->args];
+		if (r->device == ARGS_WIDE)
+			__builtin_prefetch(&t->wide[r->nums]);
+		else if (r->nums != EV_NONE)
+			__builtin_prefetch(&t->nums[r->nums]);
 	}
 }
 

@@ -937,7 +937,8 @@ draw_event_details(struct rctx *c, int y, int rows)
 	const struct analysis *an = view_current(v);
 	const struct trace *t = an->t;
 	const struct event *e = &t->events[v->sel_index];
-	const struct event_args *ea = trace_args(t, e);
+	struct event_args ea_buf;
+	const struct event_args *ea = trace_args(t, e, &ea_buf);
 	const struct track *tr = &t->tracks[e->track];
 	int w = c->g->w, r = 0;
 	char a[48], b[48], tn[64];

@@ -213,13 +213,14 @@ const char *
 render_display_name(const struct trace *t, const struct event *e, char *buf, size_t n)
 {
 	const char *name = trace_str(t, e->name);
+	struct event_args a_buf;
 	const struct event_args *a;
 
 	if (!(e->flags & EVF_ACTIVITY) || e->cls == CLASS_MEMORY)
 		return name;
 	name = short_kernel_name(name, buf, n);
 	if (e->cls == CLASS_COMM && strncmp(name, "Generic", 7) == 0 &&
-	    (a = trace_args(t, e)) != NULL && a->comm != EV_NONE &&
+	    (a = trace_args(t, e, &a_buf)) != NULL && a->comm != EV_NONE &&
 	    t->comms[a->comm].collective != 0)
 		return trace_str(t, t->comms[a->comm].collective);
 	return name;

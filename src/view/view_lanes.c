@@ -39,7 +39,8 @@ is_python(const struct trace *t, const struct event *e)
 static double
 counter_value(const struct trace *t, uint32_t ev)
 {
-	const struct event_args *a = trace_args(t, &t->events[ev]);
+	struct event_args a_buf;
+	const struct event_args *a = trace_args(t, &t->events[ev], &a_buf);
 
 	return a == NULL ? 0.0 : trace_args_nums(t, a).value;
 }
