@@ -69,11 +69,21 @@ fix_close(struct fix *f)
 	trace_free(&f->t);
 }
 
-/* mfu_compute_with() of f's device, steps and options over [a_us, b_us) us into f->r. */
+/*
+ * mfu_compute_with() of f's device, steps and options over [a_us, b_us) us
+ * into f->r; without f's op FLOPs (mfu_compute()) the same, bit for bit.
+ */
 static void
 fix_compute(struct fix *f, int64_t a_us, int64_t b_us)
 {
+	struct mfu_result once;
+
 	mfu_compute_with(&f->d, &f->fl, f->s, f->ns, &f->o, a_us * US, b_us * US, &f->r);
+	mfu_compute(&f->d, f->s, f->ns, &f->o, a_us * US, b_us * US, &once);
+	cr_assert(memcmp(&once, &f->r, sizeof once) == 0,
+	    "[%lld, %lld) us: %.17g TFLOP/s built once, %.17g with the op FLOPs",
+	    (long long)a_us, (long long)b_us, once.achieved_tflops,
+	    f->r.achieved_tflops);
 }
 
 /* ---- the peak table ------------------------------------------------------ */

@@ -296,65 +296,94 @@ kernel_ext(const struct trace *t, const struct event *e)
 	return ID_NONE;
 }
 
-/*
- * Each op's FLOPs are spread over its kernels on the device in proportion to
- * their durations (equally when they all last 0).  Only kernels take FLOPs,
- * never memcpy/memset.
- */
-void
-mfu_flops_build(struct mfu_flops *f, const struct metrics *d)
+/* Which op each kernel of d belongs to, and what its op's kernels add up to. */
+struct op_map {
+	size_t nops;
+	struct op_flops *ops;   /* sorted by External id */
+	struct op_kernels *ok;  /* nops: per op */
+	uint32_t *kop;          /* d->nacts: its op's index + 1, or 0 */
+};
+
+/* Builds m for d; m->nops == 0 (and nothing allocated) without op FLOPs. */
+static void
+op_map_build(struct op_map *m, const struct metrics *d)
 {
 	const struct trace *t = d->t;
-	struct op_flops *ops;
-	struct op_kernels *ok;
-	uint32_t *kop;          /* per activity: its op's index + 1, or 0 */
 	size_t hint = 0;
 
-	memset(f, 0, sizeof *f);
-	f->nops = collect_ops(t, &ops);
-	if (f->nops == 0)
+	memset(m, 0, sizeof *m);
+	m->nops = collect_ops(t, &m->ops);
+	if (m->nops == 0)
 		return;
-	ok = xcalloc(f->nops, sizeof *ok);
-	kop = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *kop);
+	m->ok = xcalloc(m->nops, sizeof *m->ok);
+	m->kop = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *m->kop);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 		const struct op_flops *op;
 		int64_t ext;
 
-		kop[i] = 0;
+		m->kop[i] = 0;
 		if (t->cat_kinds[e->cat] != CAT_KERNEL)
 			continue;
 		ext = kernel_ext(t, e);
-		if (ext == ID_NONE || (op = find_op(ops, f->nops, ext, &hint)) == NULL)
+		if (ext == ID_NONE || (op = find_op(m->ops, m->nops, ext, &hint)) == NULL)
 			continue;
-		kop[i] = (uint32_t)(op - ops) + 1;
-		ok[op - ops].kernel_ns += e->dur_ns;
-		ok[op - ops].nkernels++;
+		m->kop[i] = (uint32_t)(op - m->ops) + 1;
+		m->ok[op - m->ops].kernel_ns += e->dur_ns;
+		m->ok[op - m->ops].nkernels++;
 	}
+}
+
+static void
+op_map_free(struct op_map *m)
+{
+	free(m->kop);
+	free(m->ok);
+	free(m->ops);
+}
+
+/*
+ * The FLOPs of activity i of d: its op's, spread over the op's kernels on
+ * the device in proportion to their durations (equally when they all last
+ * 0).  Only kernels take FLOPs, never memcpy/memset.
+ */
+static double
+op_map_share(const struct op_map *m, const struct metrics *d, size_t i)
+{
+	const struct event *e = &d->t->events[d->acts[i]];
+	const struct op_flops *op;
+	const struct op_kernels *k;
+
+	if (m->kop[i] == 0)
+		return 0;
+	op = &m->ops[m->kop[i] - 1];
+	k = &m->ok[m->kop[i] - 1];
+	if (k->kernel_ns > 0)
+		return op->flops * ((double)e->dur_ns / (double)k->kernel_ns);
+	return op->flops / k->nkernels;
+}
+
+void
+mfu_flops_build(struct mfu_flops *f, const struct metrics *d)
+{
+	struct op_map m;
+
+	memset(f, 0, sizeof *f);
+	op_map_build(&m, d);
+	f->nops = m.nops;
+	if (m.nops == 0)
+		return;
 	/* written in order, every element (no page is read before written) */
 	f->share = xreallocarray(NULL, d->nacts ? d->nacts : 1, sizeof *f->share);
 	f->prefix = xreallocarray(NULL, d->nacts + 1, sizeof *f->prefix);
 	f->prefix[0] = 0;
 	for (size_t i = 0; i < d->nacts; i++) {
-		const struct event *e = &t->events[d->acts[i]];
-		const struct op_flops *op = kop[i] ? &ops[kop[i] - 1] : NULL;
-		const struct op_kernels *k = kop[i] ? &ok[kop[i] - 1] : NULL;
-
-		f->share[i] = 0;
-		if (op != NULL) {
-			if (k->kernel_ns > 0)
-				f->share[i] = op->flops *
-				    ((double)e->dur_ns / (double)k->kernel_ns);
-			else
-				f->share[i] = op->flops / k->nkernels;
-			if (f->share[i] > 0 && e->dur_ns > f->max_dur_ns)
-				f->max_dur_ns = e->dur_ns;
-		}
+		f->share[i] = op_map_share(&m, d, i);
+		if (f->share[i] > 0 && d->t->events[d->acts[i]].dur_ns > f->max_dur_ns)
+			f->max_dur_ns = d->t->events[d->acts[i]].dur_ns;
 		f->prefix[i + 1] = f->prefix[i] + f->share[i];
 	}
-	free(kop);
-	free(ok);
-	free(ops);
+	op_map_free(&m);
 }
 
 void
@@ -366,38 +395,106 @@ mfu_flops_free(struct mfu_flops *f)
 }
 
 /*
+ * Where op_flops_in() reads the shares: f's arrays, or (f NULL) m's map,
+ * each share computed again as it is needed (the same arithmetic, so the
+ * same value).
+ */
+struct shares {
+	const struct mfu_flops *f;
+	const struct op_map *m;
+};
+
+static double
+share_at(const struct shares *s, const struct metrics *d, size_t i)
+{
+	return s->f != NULL ? s->f->share[i] : op_map_share(s->m, d, i);
+}
+
+/*
  * FLOPs of d's kernels inside [a, b): each kernel's share in proportion to
  * the part of it inside (all of it for a zero-length kernel starting
  * inside).  The kernels starting in [a, b) count whole through the prefix
- * sums; then the tails of those running past b come off and the heads of
- * those started before a and running into W go on.  Both lie within
- * max_dur_ns of an edge.
+ * sums (whole = prefix[hi] - prefix[lo], with lo and hi the first
+ * activities at a and at b); then the tails of those running past b come
+ * off and the heads of those started before a and running into W go on.
+ * Both lie within max_dur_ns of an edge.
  */
 static double
-op_flops_in(const struct metrics *d, const struct mfu_flops *f, int64_t a,
-    int64_t b)
+op_flops_in(const struct metrics *d, const struct shares *sh, double whole,
+    int64_t max_dur_ns, int64_t a, int64_t b)
 {
 	const struct trace *t = d->t;
 	size_t lo = metrics_first_at(d, a), hi = metrics_first_at(d, b), i;
-	double sum = f->prefix[hi] - f->prefix[lo];
+	double sum = whole;
 
-	i = metrics_first_at(d, sat_sub(b, f->max_dur_ns));
+	i = metrics_first_at(d, sat_sub(b, max_dur_ns));
 	for (i = i > lo ? i : lo; i < hi; i++) {
 		const struct event *e = &t->events[d->acts[i]];
+		double share = share_at(sh, d, i);
 
-		if (f->share[i] > 0 && event_end(e) > b)
-			sum -= f->share[i] *
-			    (span_d(b, event_end(e)) / (double)e->dur_ns);
+		if (share > 0 && event_end(e) > b)
+			sum -= share * (span_d(b, event_end(e)) / (double)e->dur_ns);
 	}
-	for (i = metrics_first_at(d, sat_sub(a, f->max_dur_ns)); i < lo; i++) {
+	for (i = metrics_first_at(d, sat_sub(a, max_dur_ns)); i < lo; i++) {
 		const struct event *e = &t->events[d->acts[i]];
+		double share = share_at(sh, d, i);
 
-		if (f->share[i] > 0 && event_end(e) > a)
-			sum += f->share[i] *
+		if (share > 0 && event_end(e) > a)
+			sum += share *
 			    ((double)overlap(e->ts_ns, event_end(e), a, b) /
 			    (double)e->dur_ns);
 	}
 	return sum > 0 ? sum : 0;
+}
+
+/* op_flops_in() with f's prefix sums. */
+static double
+op_flops_with(const struct metrics *d, const struct mfu_flops *f, int64_t a,
+    int64_t b)
+{
+	const struct shares sh = { f, NULL };
+	size_t lo = metrics_first_at(d, a), hi = metrics_first_at(d, b);
+
+	return op_flops_in(d, &sh, f->prefix[hi] - f->prefix[lo], f->max_dur_ns,
+	    a, b);
+}
+
+/*
+ * op_flops_in() for one window without struct mfu_flops' two arrays of
+ * d->nacts doubles: the prefix sums at lo and hi are the same running sum,
+ * added in the same order, so the same values.  *nops: the ops with FLOPs.
+ */
+static double
+op_flops_once(const struct metrics *d, int64_t a, int64_t b, size_t *nops)
+{
+	struct op_map m;
+	const struct shares sh = { NULL, &m };
+	size_t lo = metrics_first_at(d, a), hi = metrics_first_at(d, b);
+	double run = 0, at_lo = 0, at_hi = 0, sum;
+	int64_t max_dur_ns = 0;
+
+	op_map_build(&m, d);
+	*nops = m.nops;
+	if (m.nops == 0)
+		return 0;
+	for (size_t i = 0; i < d->nacts; i++) {
+		double share = op_map_share(&m, d, i);
+
+		if (i == lo)
+			at_lo = run;
+		if (i == hi)
+			at_hi = run;
+		if (share > 0 && d->t->events[d->acts[i]].dur_ns > max_dur_ns)
+			max_dur_ns = d->t->events[d->acts[i]].dur_ns;
+		run = run + share;
+	}
+	if (lo == d->nacts)
+		at_lo = run;
+	if (hi == d->nacts)
+		at_hi = run;
+	sum = b > a ? op_flops_in(d, &sh, at_hi - at_lo, max_dur_ns, a, b) : 0;
+	op_map_free(&m);
+	return sum;
 }
 
 /* ---- model ------------------------------------------------------------- */
@@ -492,9 +589,9 @@ mfu_compute_with(const struct metrics *d, const struct mfu_flops *f,
     const struct step *s, size_t nsteps, const struct mfu_opts *opts,
     int64_t a_ns, int64_t b_ns, struct mfu_result *out)
 {
-	struct mfu_flops own;
 	const char *name;
-	double step_flops = 0;
+	double step_flops = 0, flops;
+	size_t nops;
 
 	memset(out, 0, sizeof *out);
 	set_peak(d, opts, out, &name);
@@ -526,18 +623,17 @@ mfu_compute_with(const struct metrics *d, const struct mfu_flops *f,
 		return;
 	}
 
-	if (f == NULL) {
-		mfu_flops_build(&own, d);
-		f = &own;
+	if (f != NULL) {
+		nops = f->nops;
+		flops = nops > 0 && b_ns > a_ns ? op_flops_with(d, f, a_ns, b_ns) : 0;
+	} else {
+		flops = op_flops_once(d, a_ns, b_ns, &nops);
 	}
-	if (f->nops == 0) {
+	if (nops == 0) {
 		snprintf(out->reason, sizeof out->reason,
 		    "no FLOPs: give --flops-per-step or --model-params/--tokens-per-step, or profile with with_flops=True");
 	} else {
 		out->source = "op_flops";
-		finish(d, name, b_ns > a_ns ? op_flops_in(d, f, a_ns, b_ns) : 0,
-		    a_ns, b_ns, out);
+		finish(d, name, flops, a_ns, b_ns, out);
 	}
-	if (f == &own)
-		mfu_flops_free(&own);
 }
