@@ -441,3 +441,95 @@ Test(track, depth_saturates)
 	cr_assert_eq(track_busy_ns(tr, INT64_MIN, INT64_MAX), 2 * (int64_t)n);
 	trace_free(&t);
 }
+
+/* ---- the events' order: trace_finalize() against the definition --------- */
+
+struct placed {
+	int64_t ts_ns, dur_ns;
+	uint32_t track;         /* as added (trace_track()'s index) */
+	bool seen;
+};
+
+/*
+ * layout 0: the tracks' events interleaved, each track in time order;
+ * 1: interleaved, two tracks out of order, many ties of start and length;
+ * 2: the tracks one after another (in track order), the last out of order.
+ */
+static void
+check_sorted(uint64_t seed, uint32_t n, int layout)
+{
+	uint64_t rng = seed * 0x9e3779b97f4a7c15ULL + n + (uint64_t)layout;
+	struct placed *p = xcalloc(n ? n : 1, sizeof *p);
+	uint32_t tracks[5];
+	int64_t clock[5] = { 0 };
+	struct trace t;
+	char name[32];
+
+	trace_init(&t, "test");
+	for (int k = 0; k < 5; k++)
+		tracks[k] = trace_track(&t, 1 + k % 2, NULL, 100 - k, NULL);
+	for (uint32_t i = 0; i < n; i++) {
+		int k = layout == 2 ? (int)((uint64_t)i * 5 / n) : (int)rng_below(&rng, 5);
+		bool jumbled = (layout == 1 && k >= 3) || (layout == 2 && k == 4);
+
+		if (jumbled) {
+			p[i].ts_ns = rng_below(&rng, 50);
+			p[i].dur_ns = rng_below(&rng, 4);
+		} else {
+			clock[k] += rng_below(&rng, layout == 1 ? 2 : 100);
+			p[i].ts_ns = clock[k];
+			p[i].dur_ns = rng_below(&rng, 3) == 0 ? 0 : rng_below(&rng, 5);
+		}
+		p[i].track = tracks[k];
+		snprintf(name, sizeof name, "e%u", i);
+		add(&t, tracks[k], "cpu_op", name, p[i].ts_ns, p[i].dur_ns, 0);
+	}
+	trace_finalize(&t);
+	cr_assert_eq(t.nevents, n);
+	for (size_t ti = 0; ti < t.ntracks; ti++) {
+		const struct track *tr = &t.tracks[ti];
+
+		for (uint32_t j = 0; j < tr->count; j++) {
+			const struct event *e = &t.events[tr->first + j];
+			uint32_t id = (uint32_t)strtoul(trace_str(&t, e->name) + 1, NULL, 10);
+
+			cr_assert_lt(id, n);
+			cr_assert_not(p[id].seen, "event %u twice", id);
+			p[id].seen = true;
+			cr_assert_eq(e->ts_ns, p[id].ts_ns);
+			cr_assert_eq(e->dur_ns, p[id].dur_ns);
+			/* its own track: the same (pid, tid) as it was added to */
+			cr_assert_eq(tr->pid, 1 + (100 - tr->tid) % 2);
+			cr_assert_eq(tracks[100 - tr->tid], p[id].track,
+			    "seed %llu, n %u, layout %d: event %u on another track",
+			    (unsigned long long)seed, n, layout, id);
+			if (j > 0) {
+				const struct event *d = e - 1;
+				uint32_t did = (uint32_t)strtoul(trace_str(&t, d->name) + 1,
+				    NULL, 10);
+
+				/* by start, the longest first, then in file order */
+				cr_assert(d->ts_ns < e->ts_ns || (d->ts_ns == e->ts_ns &&
+				    (d->dur_ns > e->dur_ns || (d->dur_ns == e->dur_ns &&
+				    did < id))), "seed %llu, n %u, layout %d: events %u, "
+				    "%u out of order", (unsigned long long)seed, n, layout,
+				    did, id);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		cr_assert(p[i].seen, "event %u lost", i);
+	trace_free(&t);
+	free(p);
+}
+
+Test(track, events_sorted_against_brute_force)
+{
+	/* 150000 events (6 MB): the old array is given back as it is copied */
+	static const uint32_t sizes[] = { 0, 1, 2, 7, 300, 5000, 150000 };
+
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+		for (int layout = 0; layout < 3; layout++)
+			for (uint64_t seed = 1; seed <= (sizes[s] > 10000 ? 1 : 3); seed++)
+				check_sorted(seed, sizes[s], layout);
+}

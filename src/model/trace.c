@@ -2,11 +2,13 @@
 
 #include "model/trace.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/xalloc.h"
 
@@ -890,42 +892,13 @@ sort_tracks(struct trace *t)
 }
 
 /*
- * Sorts the events by event_order().  The order is built by track first, in
- * file order (a counting sort, O(n)); within a track events are mostly in
- * time order already, so only the tracks that are not get a qsort.  The
- * order is then applied in place, cycle by cycle, so the peak memory is the
- * events plus 4 bytes per event rather than a second copy (40 bytes).
+ * Applies order to ev[0..n) in place (ev[j] becomes ev[order[j]]), cycle
+ * by cycle; order is left as the identity.
  */
 static void
-sort_events(struct trace *t)
+permute_events(struct event *ev, uint32_t *order, uint32_t n)
 {
-	struct event *ev = t->events;
-	uint32_t *order = xcalloc(t->nevents ? t->nevents : 1, sizeof *order);
-	uint32_t *start = xcalloc(t->ntracks + 1, sizeof *start);
-	uint32_t *next = xcalloc(t->ntracks + 1, sizeof *next);
-
-	for (size_t i = 0; i < t->nevents; i++)
-		start[ev[i].track + 1]++;
-	for (size_t k = 0; k < t->ntracks; k++)
-		start[k + 1] += start[k];
-	memcpy(next, start, (t->ntracks + 1) * sizeof *next);
-	for (size_t i = 0; i < t->nevents; i++)
-		order[next[ev[i].track]++] = (uint32_t)i;
-	for (size_t k = 0; k < t->ntracks; k++) {
-		uint32_t *o = order + start[k];
-		size_t n = start[k + 1] - start[k];
-
-		for (size_t j = 1; j < n; j++) {
-			if (event_order(&o[j - 1], &o[j], ev) > 0) {
-				qsort_r(o, n, sizeof *o, event_order, ev);
-				break;
-			}
-		}
-	}
-	free(start);
-	free(next);
-	/* ev[j] becomes ev[order[j]]; a placed j is marked order[j] == j */
-	for (uint32_t i = 0; i < t->nevents; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		struct event first;
 		uint32_t j = i;
 
@@ -944,7 +917,96 @@ sort_events(struct trace *t)
 			j = k;
 		}
 	}
-	free(order);
+}
+
+/* What sort_events() gives back to the system at a time, once copied. */
+#define SORT_RELEASE_BYTES ((uintptr_t)2 << 20)
+
+/*
+ * Sorts the events by event_order().  They are copied into a new array
+ * track by track, in file order (a counting sort, O(n), reading the old
+ * array once from start to end and writing one stream per track), and the
+ * old array's pages are given back as they are passed, so the peak memory
+ * stays about one array of events.  Within a track events are mostly in
+ * time order already; a track that is not is then sorted in place through
+ * 4 bytes per event of its own.
+ */
+static void
+sort_events(struct trace *t)
+{
+	struct event *ev = t->events, *ne;
+	size_t n = t->nevents;
+	uint32_t *start = xcalloc(t->ntracks + 1, sizeof *start);
+	uint32_t *last = xcalloc(t->ntracks ? t->ntracks : 1, sizeof *last);
+	uint8_t *unsorted = xcalloc(t->ntracks ? t->ntracks : 1, 1);
+	uintptr_t gone, page;
+	int grouped = 1;        /* the tracks one after another already */
+
+	/* each track's size, and whether its events come in event_order() */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = ev[i].track, me = (uint32_t)i;
+
+		if (i > 0 && k < ev[i - 1].track)
+			grouped = 0;
+		if (start[k + 1]++ > 0 && !unsorted[k] &&
+		    event_order(&last[k], &me, ev) > 0)
+			unsorted[k] = 1;
+		last[k] = me;
+	}
+	for (size_t k = 0; k < t->ntracks; k++)
+		start[k + 1] += start[k];
+	free(last);
+	if (!grouped) {
+		uint32_t *next = xreallocarray(NULL, t->ntracks + 1, sizeof *next);
+
+		memcpy(next, start, (t->ntracks + 1) * sizeof *next);
+		ne = xreallocarray(NULL, n, sizeof *ne);
+		page = (uintptr_t)sysconf(_SC_PAGESIZE);
+#ifdef MADV_HUGEPAGE
+		/* fewer page faults as the copy goes (a hint: may fail) */
+		if (n * sizeof *ne >= 2 * SORT_RELEASE_BYTES) {
+			uintptr_t a = ((uintptr_t)ne + SORT_RELEASE_BYTES - 1) &
+			    ~(SORT_RELEASE_BYTES - 1);
+			uintptr_t b = ((uintptr_t)(ne + n)) & ~(SORT_RELEASE_BYTES - 1);
+
+			if (b > a)
+				(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+		}
+#endif
+		gone = ((uintptr_t)ev + page - 1) & ~(page - 1);
+		for (size_t i = 0; i < n; i++) {
+			ne[next[ev[i].track]++] = ev[i];
+#ifdef MADV_DONTNEED
+			/* the old pages passed: read no more (a hint: may fail) */
+			if ((uintptr_t)&ev[i + 1] >= gone + SORT_RELEASE_BYTES + page) {
+				uintptr_t to = (uintptr_t)&ev[i + 1] & ~(page - 1);
+
+				(void)madvise((void *)gone, to - gone, MADV_DONTNEED);
+				gone = to;
+			}
+#endif
+		}
+		free(next);
+		free(ev);
+		t->events = ev = ne;
+		t->events_cap = n;
+	}
+	for (size_t k = 0; k < t->ntracks; k++) {
+		uint32_t m = start[k + 1] - start[k], *o;
+
+		if (!unsorted[k])
+			continue;
+		o = xreallocarray(NULL, m, sizeof *o);
+		for (uint32_t j = 0; j < m; j++)
+			o[j] = start[k] + j;
+		qsort_r(o, m, sizeof *o, event_order, ev);
+		for (uint32_t j = 0; j < m; j++)
+			o[j] -= start[k];
+		permute_events(ev + start[k], o, m);
+		free(o);
+	}
+	free(unsorted);
+	free(start);
 }
 
 static void
