@@ -919,31 +919,73 @@ permute_events(struct event *ev, uint32_t *order, uint32_t n)
 	}
 }
 
-/* What sort_events() gives back to the system at a time, once copied. */
+/* What copy_by_track() gives back to the system at a time, once copied. */
 #define SORT_RELEASE_BYTES ((uintptr_t)2 << 20)
 
 /*
- * Sorts the events by event_order().  They are copied into a new array
- * track by track, in file order (a counting sort, O(n), reading the old
- * array once from start to end and writing one stream per track), and the
- * old array's pages are given back as they are passed, so the peak memory
- * stays about one array of events.  Within a track events are mostly in
- * time order already; a track that is not is then sorted in place through
- * 4 bytes per event of its own.
+ * Replaces t->events by a copy grouped by track, each track's events in
+ * file order (start[k]: where track k begins; a counting sort, O(n)).  The
+ * old array is read once from start to end, one stream written per track,
+ * and its pages are given back as they are passed, so the peak memory
+ * stays about one array of events.
+ */
+static void
+copy_by_track(struct trace *t, const uint32_t *start)
+{
+	struct event *ev = t->events, *ne;
+	size_t n = t->nevents;
+	uint32_t *next = xreallocarray(NULL, t->ntracks + 1, sizeof *next);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t gone = ((uintptr_t)ev + page - 1) & ~(page - 1);
+
+	memcpy(next, start, (t->ntracks + 1) * sizeof *next);
+	ne = xreallocarray(NULL, n, sizeof *ne);
+#ifdef MADV_HUGEPAGE
+	/* fewer page faults as the copy goes (a hint: may fail) */
+	if (n * sizeof *ne >= 2 * SORT_RELEASE_BYTES) {
+		uintptr_t a = ((uintptr_t)ne + SORT_RELEASE_BYTES - 1) &
+		    ~(SORT_RELEASE_BYTES - 1);
+		uintptr_t b = ((uintptr_t)(ne + n)) & ~(SORT_RELEASE_BYTES - 1);
+
+		if (b > a)
+			(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+	}
+#endif
+	for (size_t i = 0; i < n; i++) {
+		ne[next[ev[i].track]++] = ev[i];
+#ifdef MADV_DONTNEED
+		/* the old pages passed: read no more (a hint: may fail) */
+		if ((uintptr_t)&ev[i + 1] >= gone + SORT_RELEASE_BYTES + page) {
+			uintptr_t to = (uintptr_t)&ev[i + 1] & ~(page - 1);
+
+			(void)madvise((void *)gone, to - gone, MADV_DONTNEED);
+			gone = to;
+		}
+#endif
+	}
+	free(next);
+	free(ev);
+	t->events = ne;
+	t->events_cap = n;
+}
+
+/*
+ * Sorts the events by event_order(): grouped by track (copy_by_track(),
+ * unless they come so already); within a track events are mostly in time
+ * order already, and a track that is not is sorted in place through 4
+ * bytes per event of its own.
  */
 static void
 sort_events(struct trace *t)
 {
-	struct event *ev = t->events, *ne;
-	size_t n = t->nevents;
+	struct event *ev = t->events;
 	uint32_t *start = xcalloc(t->ntracks + 1, sizeof *start);
 	uint32_t *last = xcalloc(t->ntracks ? t->ntracks : 1, sizeof *last);
 	uint8_t *unsorted = xcalloc(t->ntracks ? t->ntracks : 1, 1);
-	uintptr_t gone, page;
 	int grouped = 1;        /* the tracks one after another already */
 
 	/* each track's size, and whether its events come in event_order() */
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < t->nevents; i++) {
 		uint32_t k = ev[i].track, me = (uint32_t)i;
 
 		if (i > 0 && k < ev[i - 1].track)
@@ -956,41 +998,8 @@ sort_events(struct trace *t)
 	for (size_t k = 0; k < t->ntracks; k++)
 		start[k + 1] += start[k];
 	free(last);
-	if (!grouped) {
-		uint32_t *next = xreallocarray(NULL, t->ntracks + 1, sizeof *next);
-
-		memcpy(next, start, (t->ntracks + 1) * sizeof *next);
-		ne = xreallocarray(NULL, n, sizeof *ne);
-		page = (uintptr_t)sysconf(_SC_PAGESIZE);
-#ifdef MADV_HUGEPAGE
-		/* fewer page faults as the copy goes (a hint: may fail) */
-		if (n * sizeof *ne >= 2 * SORT_RELEASE_BYTES) {
-			uintptr_t a = ((uintptr_t)ne + SORT_RELEASE_BYTES - 1) &
-			    ~(SORT_RELEASE_BYTES - 1);
-			uintptr_t b = ((uintptr_t)(ne + n)) & ~(SORT_RELEASE_BYTES - 1);
-
-			if (b > a)
-				(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-		}
-#endif
-		gone = ((uintptr_t)ev + page - 1) & ~(page - 1);
-		for (size_t i = 0; i < n; i++) {
-			ne[next[ev[i].track]++] = ev[i];
-#ifdef MADV_DONTNEED
-			/* the old pages passed: read no more (a hint: may fail) */
-			if ((uintptr_t)&ev[i + 1] >= gone + SORT_RELEASE_BYTES + page) {
-				uintptr_t to = (uintptr_t)&ev[i + 1] & ~(page - 1);
-
-				(void)madvise((void *)gone, to - gone, MADV_DONTNEED);
-				gone = to;
-			}
-#endif
-		}
-		free(next);
-		free(ev);
-		t->events = ev = ne;
-		t->events_cap = n;
-	}
+	if (!grouped)
+		copy_by_track(t, start);
 	for (size_t k = 0; k < t->ntracks; k++) {
 		uint32_t m = start[k + 1] - start[k], *o;
 
@@ -999,10 +1008,10 @@ sort_events(struct trace *t)
 		o = xreallocarray(NULL, m, sizeof *o);
 		for (uint32_t j = 0; j < m; j++)
 			o[j] = start[k] + j;
-		qsort_r(o, m, sizeof *o, event_order, ev);
+		qsort_r(o, m, sizeof *o, event_order, t->events);
 		for (uint32_t j = 0; j < m; j++)
 			o[j] -= start[k];
-		permute_events(ev + start[k], o, m);
+		permute_events(t->events + start[k], o, m);
 		free(o);
 	}
 	free(unsorted);
