@@ -30,8 +30,8 @@ xalloc_die(const char *what)
 	_exit(1);
 }
 
-static void
-die_oom(size_t size)
+void
+xalloc_die_size(size_t size)
 {
 	char what[64];
 
@@ -45,7 +45,7 @@ xmalloc(size_t size)
 	void *p = malloc(size ? size : 1);
 
 	if (p == NULL)
-		die_oom(size);
+		xalloc_die_size(size);
 	return p;
 }
 
@@ -58,7 +58,7 @@ xcalloc(size_t n, size_t size)
 		n = size = 1;
 	p = calloc(n, size);
 	if (p == NULL)
-		die_oom(n * size);
+		xalloc_die_size(n * size);
 	return p;
 }
 
@@ -68,10 +68,10 @@ xreallocarray(void *p, size_t n, size_t size)
 	void *q;
 
 	if (size != 0 && n > SIZE_MAX / size)
-		die_oom(SIZE_MAX);
+		xalloc_die_size(SIZE_MAX);
 	q = realloc(p, n * size != 0 ? n * size : 1);
 	if (q == NULL)
-		die_oom(n * size);
+		xalloc_die_size(n * size);
 	return q;
 }
 

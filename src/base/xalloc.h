@@ -42,5 +42,7 @@ void xalloc_set_fatal_hook(void (*fn)(void));
  * and exits with status 1 (_exit: no atexit handlers).  Never returns.
  */
 _Noreturn void xalloc_die(const char *what);
+/* xalloc_die("allocating SIZE bytes"). */
+_Noreturn void xalloc_die_size(size_t size);
 
 #endif

@@ -21,6 +21,7 @@
 #include "model/link.h"
 #include "model/trace.h"
 #include "model/track.h"
+#include "base/bigarray.h"
 #include "base/strtab.h"
 #include "base/xalloc.h"
 
@@ -101,7 +102,7 @@ trace_finalize(struct trace *t)
 	/* bound: what they said is in event.link now (flows are ~1 in 4 of
 	   a Kineto trace's objects: issue 6's memory) */
 	t->flow_count = t->nflows;
-	free(t->flows);
+	bigarray_free(t->flows, t->flows_cap, sizeof *t->flows);
 	t->flows = NULL;
 	t->nflows = t->flows_cap = 0;
 	comm_classify(t, NULL);

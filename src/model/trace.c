@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
+#include "base/bigarray.h"
 #include "base/xalloc.h"
 
 /* (pid, tid) -> track: open addressing over track indices. */
@@ -141,12 +141,12 @@ trace_free(struct trace *t)
 	free_private(t);
 	free(t->path);
 	free(t->stop_reason);
-	free(t->events);
-	free(t->args);
-	free(t->wide);
-	free(t->nums);
-	free(t->comms);
-	free(t->flows);
+	bigarray_free(t->events, t->events_cap, sizeof *t->events);
+	bigarray_free(t->args, t->args_cap, sizeof *t->args);
+	bigarray_free(t->wide, t->wide_cap, sizeof *t->wide);
+	bigarray_free(t->nums, t->nums_cap, sizeof *t->nums);
+	bigarray_free(t->comms, t->comms_cap, sizeof *t->comms);
+	bigarray_free(t->flows, t->flows_cap, sizeof *t->flows);
 	free(t->cats);
 	free(t->cat_kinds);
 	free(t->devices);
@@ -372,7 +372,7 @@ trace_add_event(struct trace *t, const struct event *ev)
 
 	if (t->nevents >= EV_NONE - 1)
 		return EV_NONE;         /* the index space is full: caller counts it */
-	xgrow(&t->events, &t->events_cap, t->nevents + 1, sizeof *t->events);
+	bigarray_grow(&t->events, &t->events_cap, t->nevents + 1, sizeof *t->events);
 	t->events[t->nevents] = *ev;
 	if (kind == CAT_KERNEL || kind == CAT_GPU_MEMCPY || kind == CAT_GPU_MEMSET ||
 	    kind == CAT_GPU_ANNOTATION) {
@@ -410,7 +410,7 @@ args_store(struct trace *t, struct args_rec *r, const struct event_args *a)
 		return;
 	}
 	if (r >= t->args + t->nargs || r->device != ARGS_WIDE) {
-		xgrow(&t->wide, &t->wide_cap, t->nwide + 1, sizeof *t->wide);
+		bigarray_grow(&t->wide, &t->wide_cap, t->nwide + 1, sizeof *t->wide);
 		r->nums = (uint32_t)t->nwide++;
 	}
 	t->wide[r->nums] = *a;
@@ -429,11 +429,11 @@ trace_add_args(struct trace *t, const struct event_args *a,
 
 	w.nums = EV_NONE;
 	if (memcmp(n, &none, sizeof none) != 0) {
-		xgrow(&t->nums, &t->nums_cap, t->nnums + 1, sizeof *t->nums);
+		bigarray_grow(&t->nums, &t->nums_cap, t->nnums + 1, sizeof *t->nums);
 		t->nums[t->nnums] = *n;
 		w.nums = (uint32_t)t->nnums++;
 	}
-	xgrow(&t->args, &t->args_cap, t->nargs + 1, sizeof *t->args);
+	bigarray_grow(&t->args, &t->args_cap, t->nargs + 1, sizeof *t->args);
 	args_store(t, &t->args[t->nargs], &w);
 	return (uint32_t)t->nargs++;
 }
@@ -451,7 +451,7 @@ trace_args_set_comm(struct trace *t, uint32_t i, uint32_t comm)
 uint32_t
 trace_add_comm(struct trace *t, const struct comm_args *c)
 {
-	xgrow(&t->comms, &t->comms_cap, t->ncomms + 1, sizeof *t->comms);
+	bigarray_grow(&t->comms, &t->comms_cap, t->ncomms + 1, sizeof *t->comms);
 	t->comms[t->ncomms] = *c;
 	return (uint32_t)t->ncomms++;
 }
@@ -459,7 +459,7 @@ trace_add_comm(struct trace *t, const struct comm_args *c)
 void
 trace_add_flow(struct trace *t, const struct flow *f)
 {
-	xgrow(&t->flows, &t->flows_cap, t->nflows + 1, sizeof *t->flows);
+	bigarray_grow(&t->flows, &t->flows_cap, t->nflows + 1, sizeof *t->flows);
 	t->flows[t->nflows++] = *f;
 }
 
@@ -535,25 +535,27 @@ trace_end(struct trace *t, uint32_t track, int64_t ts_ns)
 #define MERGE_STEP ((size_t)1 << 16)
 
 static void
-merge_array(void **dstp, size_t *dstn, size_t *dstcap, void **srcp, size_t n,
-    size_t size, void (*fix)(void *rec, const void *ctx), const void *ctx)
+merge_array(void **dstp, size_t *dstn, size_t *dstcap, void **srcp,
+    size_t *srccap, size_t n, size_t size,
+    void (*fix)(void *rec, const void *ctx), const void *ctx)
 {
 	char *dst, *src = *srcp;
 
 	if (n > 0) {
-		xgrow(dstp, dstcap, *dstn + n, size);
+		bigarray_grow(dstp, dstcap, *dstn + n, size);
 		dst = (char *)*dstp + *dstn * size;
 		for (size_t i = n; i-- > 0;) {
 			memcpy(dst + i * size, src + i * size, size);
 			if (fix != NULL)
 				fix(dst + i * size, ctx);
 			if (i > 0 && i % MERGE_STEP == 0)
-				src = xreallocarray(src, i, size);
+				bigarray_resize(&src, srccap, i, size);
 		}
 		*dstn += n;
 	}
-	free(src);
+	bigarray_free(src, *srccap, size);
 	*srcp = NULL;
+	*srccap = 0;
 }
 
 /* The renumbering of src's ids in dst. */
@@ -684,17 +686,23 @@ trace_merge(struct trace *dst, struct trace *src)
 	m.nums = dst->nnums;
 	m.comms = dst->ncomms;
 	merge_array((void **)&dst->events, &dst->nevents, &dst->events_cap,
-	    (void **)&src->events, src->nevents, sizeof *src->events, fix_event, &m);
+	    (void **)&src->events, &src->events_cap, src->nevents,
+	    sizeof *src->events, fix_event, &m);
 	merge_array((void **)&dst->args, &dst->nargs, &dst->args_cap,
-	    (void **)&src->args, src->nargs, sizeof *src->args, fix_args, &m);
+	    (void **)&src->args, &src->args_cap, src->nargs,
+	    sizeof *src->args, fix_args, &m);
 	merge_array((void **)&dst->wide, &dst->nwide, &dst->wide_cap,
-	    (void **)&src->wide, src->nwide, sizeof *src->wide, fix_wide, &m);
+	    (void **)&src->wide, &src->wide_cap, src->nwide,
+	    sizeof *src->wide, fix_wide, &m);
 	merge_array((void **)&dst->nums, &dst->nnums, &dst->nums_cap,
-	    (void **)&src->nums, src->nnums, sizeof *src->nums, NULL, &m);
+	    (void **)&src->nums, &src->nums_cap, src->nnums,
+	    sizeof *src->nums, NULL, &m);
 	merge_array((void **)&dst->comms, &dst->ncomms, &dst->comms_cap,
-	    (void **)&src->comms, src->ncomms, sizeof *src->comms, fix_comm, &m);
+	    (void **)&src->comms, &src->comms_cap, src->ncomms,
+	    sizeof *src->comms, fix_comm, &m);
 	merge_array((void **)&dst->flows, &dst->nflows, &dst->flows_cap,
-	    (void **)&src->flows, src->nflows, sizeof *src->flows, fix_flow, &m);
+	    (void **)&src->flows, &src->flows_cap, src->nflows,
+	    sizeof *src->flows, fix_flow, &m);
 	src->nevents = src->nargs = src->nwide = src->nnums = src->ncomms =
 	    src->nflows = 0;
 	for (size_t i = 0; i < sp->metas.n; i++) {
@@ -926,37 +934,28 @@ permute_events(struct event *ev, uint32_t *order, uint32_t n)
  * Replaces t->events by a copy grouped by track, each track's events in
  * file order (start[k]: where track k begins; a counting sort, O(n)).  The
  * old array is read once from start to end, one stream written per track,
- * and its pages are given back as they are passed, so the peak memory
- * stays about one array of events.
+ * and its pages are given back 2 MB at a time as they are passed, so the
+ * peak memory stays about one array of events.
  */
 static void
 copy_by_track(struct trace *t, const uint32_t *start)
 {
-	struct event *ev = t->events, *ne;
-	size_t n = t->nevents;
+	struct event *ev = t->events, *ne = NULL;
+	size_t n = t->nevents, ncap = 0;
 	uint32_t *next = xreallocarray(NULL, t->ntracks + 1, sizeof *next);
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t gone = ((uintptr_t)ev + page - 1) & ~(page - 1);
+	uintptr_t gone = ((uintptr_t)ev + SORT_RELEASE_BYTES - 1) &
+	    ~(SORT_RELEASE_BYTES - 1);
 
 	memcpy(next, start, (t->ntracks + 1) * sizeof *next);
-	ne = xreallocarray(NULL, n, sizeof *ne);
-#ifdef MADV_HUGEPAGE
-	/* fewer page faults as the copy goes (a hint: may fail) */
-	if (n * sizeof *ne >= 2 * SORT_RELEASE_BYTES) {
-		uintptr_t a = ((uintptr_t)ne + SORT_RELEASE_BYTES - 1) &
-		    ~(SORT_RELEASE_BYTES - 1);
-		uintptr_t b = ((uintptr_t)(ne + n)) & ~(SORT_RELEASE_BYTES - 1);
-
-		if (b > a)
-			(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-	}
-#endif
+	bigarray_resize(&ne, &ncap, n, sizeof *ne);
 	for (size_t i = 0; i < n; i++) {
 		ne[next[ev[i].track]++] = ev[i];
 #ifdef MADV_DONTNEED
-		/* the old pages passed: read no more (a hint: may fail) */
-		if ((uintptr_t)&ev[i + 1] >= gone + SORT_RELEASE_BYTES + page) {
-			uintptr_t to = (uintptr_t)&ev[i + 1] & ~(page - 1);
+		/* the old pages passed: read no more (a hint: may fail), in
+		   whole huge pages (bigarray.h) so none is split */
+		if ((uintptr_t)&ev[i + 1] >= gone + SORT_RELEASE_BYTES) {
+			uintptr_t to = (uintptr_t)&ev[i + 1] &
+			    ~(SORT_RELEASE_BYTES - 1);
 
 			(void)madvise((void *)gone, to - gone, MADV_DONTNEED);
 			gone = to;
@@ -964,9 +963,9 @@ copy_by_track(struct trace *t, const uint32_t *start)
 #endif
 	}
 	free(next);
-	free(ev);
+	bigarray_free(ev, t->events_cap, sizeof *ev);
 	t->events = ne;
-	t->events_cap = n;
+	t->events_cap = ncap;
 }
 
 /*

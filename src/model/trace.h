@@ -114,6 +114,11 @@ struct trace {
 
 	struct strtab strs;
 
+	/*
+	 * The record arrays, events to flows, are base/bigarray.h arrays:
+	 * grown, resized and freed through it with their _cap, never by
+	 * realloc() or free() (in a cache's mapping they are neither).
+	 */
 	struct event *events;
 	size_t nevents, events_cap;
 	struct args_rec *args;  /* read with trace_args() */
