@@ -44,7 +44,7 @@ by_i64(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-enum shape { RANDOM, SORTED, REVERSED, NEARLY, DUPS, RUNS };
+enum shape { RANDOM, SORTED, REVERSED, NEARLY, DUPS, RUNS, LOPSIDED };
 
 /* Fills v[0..n) in the shape, keys in [0, range). */
 static void
@@ -69,6 +69,9 @@ fill(uint64_t *rng, struct item *v, size_t n, enum shape sh, int64_t range)
 		case DUPS:
 			v[i].key = rng_below(rng, 3);
 			break;
+		case LOPSIDED:  /* runs of 1/2, 1/4, ... of the array, or the reverse */
+			v[i].key = rng_below(rng, range);
+			break;
 		case RUNS:      /* a few sorted runs one after another */
 			v[i].key = (int64_t)(i % per) * 7 + rng_below(rng, 7);
 			if (i % per > 0 && v[i].key < v[i - 1].key)
@@ -76,6 +79,25 @@ fill(uint64_t *rng, struct item *v, size_t n, enum shape sh, int64_t range)
 			break;
 		}
 		memset(v[i].pad, 0x5a, sizeof v[i].pad);
+	}
+	if (sh == LOPSIDED) {
+		/* runs of 1/2, 1/4, ... of the array, long to short (merged
+		   backwards, through the right run) or short to long (forwards,
+		   through the left) */
+		size_t len[64], nlen = 0, lo = 0;
+		int up = rng_below(rng, 2) == 0;
+
+		for (size_t rest = n; rest > 0 && nlen < 64; nlen++) {
+			len[nlen] = nlen == 63 ? rest : rest / 2 + 1;
+			rest -= len[nlen] < rest ? len[nlen] : rest;
+		}
+		for (size_t r = 0; r < nlen; r++) {
+			size_t m = len[up ? nlen - 1 - r : r];
+
+			m = lo + m <= n ? m : n - lo;
+			qsort(v + lo, m, sizeof *v, by_key);
+			lo += m;
+		}
 	}
 	if (sh == NEARLY)
 		for (size_t k = 0; n > 1 && k < n / 20 + 1; k++) {
@@ -124,7 +146,7 @@ Test(runsort, every_shape_against_qsort)
 	uint64_t rng = 0x9e3779b97f4a7c15u;
 	static const size_t sizes[] = { 0, 1, 2, 3, 5, 17, 100, 1000, 4099 };
 
-	for (int sh = RANDOM; sh <= RUNS; sh++)
+	for (int sh = RANDOM; sh <= LOPSIDED; sh++)
 		for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
 			for (int rep = 0; rep < 8; rep++)
 				check(&rng, sizes[s], (enum shape)sh,

@@ -24,72 +24,92 @@ run_end(const char *a, size_t from, size_t n, size_t size, runsort_cmp cmp)
 }
 
 /*
- * Merges the runs src[lo..mid) and src[mid..hi) into dst[lo..hi), stably:
- * a left element goes first unless the right one is strictly smaller.  Each
- * stretch taken from one side is copied with one memcpy.
+ * Merges the neighbouring runs a[lo..mid) and a[mid..hi) in place, stably:
+ * a left element goes first unless the right one is strictly smaller.  The
+ * shorter run is copied to buf first; a left one is merged forwards, a
+ * right one backwards, so nothing is written over before it is read.
+ * Each stretch taken from one side is copied with one memcpy or memmove.
  */
 static void
-merge(char *dst, const char *src, size_t lo, size_t mid, size_t hi,
-    size_t size, runsort_cmp cmp)
+merge(char *a, char *buf, size_t lo, size_t mid, size_t hi, size_t size,
+    runsort_cmp cmp)
 {
-	size_t i = lo, j = mid, k = lo, s;
+	size_t i, j, k, s;
 
-	while (i < mid && j < hi) {
-		for (s = i; i < mid && cmp(src + i * size, src + j * size) <= 0; i++)
-			;
-		memcpy(dst + k * size, src + s * size, (i - s) * size);
-		k += i - s;
-		if (i == mid)
-			break;
-		for (s = j; j < hi && cmp(src + j * size, src + i * size) < 0; j++)
-			;
-		memcpy(dst + k * size, src + s * size, (j - s) * size);
-		k += j - s;
+	if (mid - lo <= hi - mid) {
+		size_t nl = mid - lo;
+
+		memcpy(buf, a + lo * size, nl * size);
+		for (i = 0, j = mid, k = lo; i < nl && j < hi;) {
+			for (s = i; i < nl && cmp(buf + i * size, a + j * size) <= 0;
+			    i++)
+				;
+			memcpy(a + k * size, buf + s * size, (i - s) * size);
+			k += i - s;
+			if (i == nl)
+				break;
+			for (s = j; j < hi && cmp(a + j * size, buf + i * size) < 0;
+			    j++)
+				;
+			memmove(a + k * size, a + s * size, (j - s) * size);
+			k += j - s;
+		}
+		/* the right run's rest is in place already */
+		memcpy(a + k * size, buf + i * size, (nl - i) * size);
+	} else {
+		size_t nr = hi - mid;
+
+		memcpy(buf, a + mid * size, nr * size);
+		for (i = mid, j = nr, k = hi; i > lo && j > 0;) {
+			for (s = j; j > 0 &&
+			    cmp(a + (i - 1) * size, buf + (j - 1) * size) <= 0; j--)
+				;
+			k -= s - j;
+			memcpy(a + k * size, buf + j * size, (s - j) * size);
+			if (j == 0)
+				break;
+			for (s = i; i > lo &&
+			    cmp(a + (i - 1) * size, buf + (j - 1) * size) > 0; i--)
+				;
+			k -= s - i;
+			memmove(a + k * size, a + i * size, (s - i) * size);
+		}
+		/* the left run's rest is in place already */
+		memcpy(a + (k - j) * size, buf, j * size);
 	}
-	memcpy(dst + k * size, src + i * size, (mid - i) * size);
-	k += mid - i;
-	memcpy(dst + k * size, src + j * size, (hi - j) * size);
 }
 
 void
 runsort(void *base, size_t n, size_t size, runsort_cmp cmp)
 {
-	char *src = base, *dst, *tmp;
+	char *a = base, *buf;
 	size_t first;
 
 	if (n < 2)
 		return;
-	first = run_end(src, 0, n, size, cmp);
+	first = run_end(a, 0, n, size, cmp);
 	if (first == n)
 		return;                 /* sorted already: nothing to allocate */
-	tmp = xreallocarray(NULL, n, size);
-	dst = tmp;
+	/* the shorter of two runs: at most half the array */
+	buf = xreallocarray(NULL, n / 2, size);
 	/* Each pass merges neighbouring runs, halving their number at least. */
 	for (;;) {
 		size_t lo = 0, nruns = 0, first_hi = n;
 
 		while (lo < n) {
-			size_t mid = lo == 0 ? first : run_end(src, lo, n, size, cmp);
-			size_t hi = mid < n ? run_end(src, mid, n, size, cmp) : n;
+			size_t mid = lo == 0 ? first : run_end(a, lo, n, size, cmp);
+			size_t hi = mid < n ? run_end(a, mid, n, size, cmp) : n;
 
-			merge(dst, src, lo, mid, hi, size, cmp);
+			merge(a, buf, lo, mid, hi, size, cmp);
 			if (lo == 0)
 				first_hi = hi;
 			nruns++;
 			lo = hi;
 		}
-		{
-			char *swap = src;
-
-			src = dst;
-			dst = swap;
-		}
 		if (nruns == 1)
 			break;
 		/* the first merged pair is one run; it may reach further */
-		first = first_hi < n ? run_end(src, first_hi - 1, n, size, cmp) : n;
+		first = first_hi < n ? run_end(a, first_hi - 1, n, size, cmp) : n;
 	}
-	if (src != base)
-		memcpy(base, src, n * size);
-	free(tmp);
+	free(buf);
 }

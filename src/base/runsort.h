@@ -6,12 +6,14 @@
  * stretches with cmp(a[i - 1], a[i]) <= 0) and merges neighbouring pairs,
  * ties taken from the left run, so equal elements keep their input order
  * (as glibc's merge-sort qsort() does, which gantty's orders were written
- * against).  Equal stretches are copied with one memcpy each.
+ * against).  Stretches taken from one run are copied with one memcpy each.
+ * Each pair is merged in place, through a copy of its shorter run.
  *
  * Costs: n - 1 comparisons and no allocation for a sorted array; else
  * O(n log r) comparisons for r runs (O(n log n) at worst, a reversed array)
- * and one temporary copy of the array (n * size bytes), freed on return.
- * Out of memory is fatal (xalloc).
+ * and a temporary buffer of half the array (n / 2 * size bytes, of which
+ * the longest shorter run is used), freed on return.  Out of memory is
+ * fatal (xalloc).
  */
 #ifndef GANTTY_RUNSORT_H
 #define GANTTY_RUNSORT_H
