@@ -95,15 +95,8 @@ bigarray_resize(void *pp, size_t *cap, size_t n, size_t elem)
 void
 bigarray_grow(void *pp, size_t *cap, size_t need, size_t elem)
 {
-	size_t c = *cap;
-
-	if (need <= c)
-		return;
-	if (c < 16)
-		c = 16;
-	while (c < need)
-		c = c > SIZE_MAX / 2 ? need : c * 2;
-	bigarray_resize(pp, cap, c, elem);
+	if (need > *cap)
+		bigarray_resize(pp, cap, xgrow_cap(*cap, need), elem);
 }
 
 void

@@ -122,18 +122,25 @@ xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+size_t
+xgrow_cap(size_t cap, size_t need)
+{
+	if (cap < 16)
+		cap = 16;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	return cap;
+}
+
 void
 xgrow(void *pp, size_t *cap, size_t need, size_t elem)
 {
 	void **p = pp;
-	size_t c = *cap;
+	size_t c;
 
-	if (need <= c)
+	if (need <= *cap)
 		return;
-	if (c < 16)
-		c = 16;
-	while (c < need)
-		c = c > SIZE_MAX / 2 ? need : c * 2;
+	c = xgrow_cap(*cap, need);
 	*p = xreallocarray(*p, c, elem);
 	*cap = c;
 }

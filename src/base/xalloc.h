@@ -31,6 +31,8 @@ char *xstrndup(const char *s, size_t len);
  * at least need items; doubles, so appends are amortised O(1).
  */
 void xgrow(void *pp, size_t *cap, size_t need, size_t elem);
+/* The capacity xgrow() takes cap to for need items (> cap): doubled. */
+size_t xgrow_cap(size_t cap, size_t need);
 /*
  * Installs fn to run (once) before an out-of-memory death; NULL removes it.
  * One hook at a time: the viewer's restores the terminal, main's ends a
