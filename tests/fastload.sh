@@ -1,7 +1,7 @@
 #!/bin/sh
 # The fast loader (jscan, in one thread, with the inflater or the taker
-# thread, and with both) builds exactly the model that json-c alone builds
-# in one thread: tests/loadcmp compares strings,
+# thread, and with both, and in chunks, plain and gzip) builds exactly the
+# model that json-c alone builds in one thread: tests/loadcmp compares strings,
 # events, args, flows, tracks, header, warnings and errors on generated
 # traces (plain, gzip, cut short, with escapes), the hostile fixtures, the
 # fuzz corpus and every trace of ../shared/corpus; and --report agrees.
@@ -102,6 +102,35 @@ for n in 2 3 8; do
 	check "$n chunks: an error after the middle names its byte and line" sh -c \
 	    'GANTTY_SPLIT_MIN=1 GANTTY_LOAD_THREADS=$3 "$1" --no-cache --report -q "$2" 2>&1 | grep -q "line 152"' sh "$GANTTY" "$tmp/bad-late.json" $n
 done
+
+# gzip in chunks: each chunk inflates the data before it again, then reads
+# its part.  The cases above compressed; and damaged data, a cut and a
+# second member after the middle, where a chunk has started.
+for f in late-header legacy late-kinds bad-late cut-late be-after e-after two-arrays nested bad-early; do
+	gzip -c "$tmp/$f.json" >"$tmp/$f.json.gz"
+done
+g=$tmp/gen/rank-0.json.gz
+gsize=$(wc -c <"$g")
+{ head -c $((gsize * 3 / 4)) "$g"; printf 'XXXXXXXXXXXXXXXX'; tail -c +$((gsize * 3 / 4 + 17)) "$g"; } >"$tmp/damaged-late.json.gz"
+head -c $((gsize * 3 / 4)) "$g" >"$tmp/gzcut-late.json.gz"
+{ head -c 1000000 "$tmp/gen/rank-0.json" | gzip -c; tail -c +1000001 "$tmp/gen/rank-0.json" | gzip -c; } >"$tmp/two-members.json.gz"
+# (only ISA-L's gzip is read in chunks: zlib inflates as slowly as the
+# events are read)
+if "$GANTTY" --version | grep -q ISA-L; then
+	check "gzip chunks: the generated trace in 2, 3, 8 and 16 chunks, identically" \
+		env LOADCMP_CHUNKS=all "$loadcmp" "$g"
+	check "gzip chunks: late headers and kinds, errors, a second member, damage after the middle: in chunks, identically" \
+		env LOADCMP_CHUNKS=1 "$loadcmp" "$tmp/late-header.json.gz" "$tmp/legacy.json.gz" \
+		"$tmp/late-kinds.json.gz" "$tmp/bad-late.json.gz" "$tmp/cut-late.json.gz" \
+		"$tmp/two-members.json.gz" "$tmp/damaged-late.json.gz"
+else
+	skip "gzip chunks" "built without ISA-L"
+fi
+check "gzip chunks: B/E, a second array, guesses inside events, an early error, cut short: identical" \
+	"$loadcmp" "$tmp/be-after.json.gz" "$tmp/e-after.json.gz" "$tmp/two-arrays.json.gz" \
+	"$tmp/nested.json.gz" "$tmp/bad-early.json.gz" "$tmp/gzcut-late.json.gz"
+check "gzip, 2 chunks: an error after the middle names its byte and line" sh -c \
+	'GANTTY_SPLIT_MIN=1 GANTTY_LOAD_THREADS=2 "$1" --no-cache --report -q "$2" 2>&1 | grep -q "line 152"' sh "$GANTTY" "$tmp/bad-late.json.gz"
 
 corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
 if [ -d "$corpus" ]; then

@@ -5,16 +5,22 @@
  *
  * The reference is every event through json-c in one thread
  * (GANTTY_JSONC_ONLY=1 GANTTY_LOAD_THREADS=1); it is compared with jscan in
- * one, two and three threads (inflater and taker threads).  The models (strings in id
+ * one, two and three threads (gzip's inflater thread), read through a pipe
+ * (gzip: the inflater and the taker threads), and in chunks (plain and
+ * gzip).  The models (strings in id
  * order, events, args, flows, tracks, categories, header, warnings, the stop
  * reason) or the load errors must be identical.  Prints each difference;
  * exits 1 if there is one.  For tests/fastload.sh.
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "load/load.h"
 #include "model/trace.h"
@@ -117,9 +123,37 @@ compare(const char *path, const char *mode, const struct trace *a,
 		differ(path, mode, "stop reason", 0);
 }
 
+/* Opens a pipe that a child process fills with path's bytes; -1 if not. */
+static int
+pipe_from(const char *path, pid_t *child)
+{
+	int p[2];
+
+	if (pipe(p) != 0)
+		return -1;
+	if ((*child = fork()) == 0) {
+		int fd = open(path, O_RDONLY);
+		char buf[65536];
+		ssize_t n;
+
+		close(p[0]);
+		while (fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0)
+			if (write(p[1], buf, (size_t)n) != n)
+				break;
+		_exit(0);
+	}
+	close(p[1]);
+	if (*child < 0) {
+		close(p[0]);
+		return -1;
+	}
+	return p[0];
+}
+
 static void
 load_with(const char *path, const char *jsonc_only, const char *threads,
-    const char *split_min, struct trace *t, struct load_error *err, int *rc)
+    const char *split_min, int piped, struct trace *t, struct load_error *err,
+    int *rc)
 {
 	setenv("GANTTY_JSONC_ONLY", jsonc_only, 1);
 	setenv("GANTTY_LOAD_THREADS", threads, 1);
@@ -127,6 +161,18 @@ load_with(const char *path, const char *jsonc_only, const char *threads,
 		setenv("GANTTY_SPLIT_MIN", split_min, 1);
 	else
 		unsetenv("GANTTY_SPLIT_MIN");
+	if (piped) {
+		pid_t child;
+		int fd = pipe_from(path, &child);
+
+		if (fd < 0) {
+			perror("loadcmp: pipe");
+			exit(2);
+		}
+		*rc = load_trace_fd(t, fd, path, NULL, err);
+		waitpid(child, NULL, 0);
+		return;
+	}
 	*rc = load_trace(t, path, NULL, err);
 }
 
@@ -136,15 +182,18 @@ main(int argc, char **argv)
 	/* "chunks": every plain file is read in that many chunks at once */
 	static const struct {
 		const char *name, *jsonc_only, *threads, *split_min;
-	} modes[] = { { "jscan, 1 thread", "0", "1", NULL },
-		{ "jscan, 2 threads", "0", "2", NULL },
-		{ "jscan, 3 threads", "0", "3", NULL },
-		{ "jscan, 2 chunks", "0", "2", "1" },
-		{ "json-c, 2 chunks", "1", "2", "1" },
-		{ "jscan, 3 chunks", "0", "3", "1" },
-		{ "json-c, 3 chunks", "1", "3", "1" },
-		{ "jscan, 8 chunks", "0", "8", "1" },
-		{ "jscan, 16 chunks", "0", "16", "1" } };
+		int piped;      /* through a pipe: no chunks; gzip: the taker */
+	} modes[] = { { "jscan, 1 thread", "0", "1", NULL, 0 },
+		{ "jscan, 2 threads", "0", "2", NULL, 0 },
+		{ "jscan, 3 threads", "0", "3", NULL, 0 },
+		{ "jscan, 2 threads, a pipe", "0", "2", "1", 1 },
+		{ "jscan, 3 threads, a pipe", "0", "3", "1", 1 },
+		{ "jscan, 2 chunks", "0", "2", "1", 0 },
+		{ "json-c, 2 chunks", "1", "2", "1", 0 },
+		{ "jscan, 3 chunks", "0", "3", "1", 0 },
+		{ "json-c, 3 chunks", "1", "3", "1", 0 },
+		{ "jscan, 8 chunks", "0", "8", "1", 0 },
+		{ "jscan, 16 chunks", "0", "16", "1", 0 } };
 
 	/*
 	 * LOADCMP_CHUNKS=1: every file must be read in two chunks or more in
@@ -160,10 +209,15 @@ main(int argc, char **argv)
 		struct load_error ref_err, err;
 		int ref_rc, rc;
 
-		load_with(argv[i], "1", "1", NULL, &ref, &ref_err, &ref_rc);
+		struct stat st;
+		int regular = stat(argv[i], &st) == 0 && S_ISREG(st.st_mode);
+
+		load_with(argv[i], "1", "1", NULL, 0, &ref, &ref_err, &ref_rc);
 		for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+			if (modes[m].piped && !regular)
+				continue;
 			load_with(argv[i], modes[m].jsonc_only, modes[m].threads,
-			    modes[m].split_min, &t, &err, &rc);
+			    modes[m].split_min, modes[m].piped, &t, &err, &rc);
 			if (rc != ref_rc || strcmp(err.msg, ref_err.msg) != 0 ||
 			    err.not_trace != ref_err.not_trace) {
 				fprintf(stderr, "loadcmp: %s: %s: load gives %d '%s', "
@@ -174,7 +228,8 @@ main(int argc, char **argv)
 				compare(argv[i], modes[m].name, &ref, &t);
 				int want = expect_chunks == 2 ? atoi(modes[m].threads) : 2;
 
-				if (modes[m].split_min != NULL && expect_chunks &&
+				if (modes[m].split_min != NULL && !modes[m].piped &&
+				    expect_chunks &&
 				    (expect_chunks == 2 ? err.chunks != want :
 				    err.chunks < want)) {
 					fprintf(stderr, "loadcmp: %s: %s: read in %d "

@@ -2,8 +2,8 @@
 # The threads: under ThreadSanitizer in .ci/run (a gantty built with
 # -fsanitize=thread), plainly in make check: one file in two, five and eight
 # chunks, an error after the middle, the cache's checksum thread, the analysis's two threads, the
-# viewer's first frame, gzip with three threads and two ranks loaded at
-# once.  Any race ends the run (exit 66).  Usage: GANTTY=... GEN_TRACE=...
+# viewer's first frame, gzip in three, five (cut) and eight chunks, gzip
+# from a pipe with three threads, and two ranks loaded at once.  Any race ends the run (exit 66).  Usage: GANTTY=... GEN_TRACE=...
 # sh tests/threads.sh
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -31,5 +31,10 @@ expect 0 "reading the cache (checksum thread) and analysing" "$GANTTY" -v --repo
 file_has "$tmp/err" "loaded from" "the second run read the cache"
 expect 0 "the first frame" "$GANTTY" --render "$f"
 expect 0 "two ranks at once" "$GANTTY" --no-cache --report -q "$tmp/g"
-expect 0 "gzip, three threads" env GANTTY_LOAD_THREADS=3 "$GANTTY" --no-cache --report -q "$f.gz"
+expect 0 "gzip, three chunks" env GANTTY_LOAD_THREADS=3 "$GANTTY" --no-cache --report -q "$f.gz"
+expect 0 "gzip, eight chunks" env GANTTY_LOAD_THREADS=8 "$GANTTY" --no-cache --report -q "$f.gz"
+head -c 300000 "$f.gz" >"$tmp/cut.json.gz"
+expect 0 "gzip, five chunks, cut" env GANTTY_LOAD_THREADS=5 GANTTY_SPLIT_MIN=100000 "$GANTTY" --no-cache --report -q "$tmp/cut.json.gz"
+expect 0 "gzip from a pipe, three threads (the inflater and the taker)" sh -c \
+	'cat "$2" | GANTTY_LOAD_THREADS=3 "$1" --no-cache --report -q -' sh "$GANTTY" "$f.gz"
 finish

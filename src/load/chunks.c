@@ -1,8 +1,8 @@
 /*
- * chunks.c — a plain file read in chunks at once: from its start and from
- * events spread over its event array, one thread each, every later chunk
- * taken into the first in file order when it started at an event boundary
- * (see below).
+ * chunks.c — a file read in chunks at once: from its start and from events
+ * spread over its event array, one thread each, every later chunk taken
+ * into the first in file order when it started at an event boundary (see
+ * below).  gzip too: each chunk inflates the data before it again.
  */
 #include "config.h"
 
@@ -16,13 +16,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "load/load_int.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
 
 /*
- * A plain file is read in N chunks at once (load_opts.threads = N >= 2):
+ * A regular file is read in N chunks at once (load_opts.threads = N >= 2):
  * the calling thread reads from the start of the event array, and a
  * reader of the rest, given N - 1 threads, starts at an event about 1/N
  * of the way through it; that reader in turn starts one for the rest of
@@ -43,12 +44,27 @@
  * that reads them and taken in order once merged.  Messages of a chunk are
  * worded by load_set_error() as they would be by one reader (their line
  * numbers are counted from the chunks before).
+ *
+ * gzip data cannot be entered in its middle, so a chunk of it inflates the
+ * file from its first byte in its own thread, drops what comes before the
+ * place it was given (mid), and only then decides where it starts (at, in
+ * the inflated data); the reader before it, come to mid, waits for that.
+ * Its parts are uneven (gz_part()) so that all end together.  Reading the
+ * same bytes with the same inflater, a chunk's reader comes to where it
+ * starts in the state the reader before it would be in there (the input
+ * read, a damaged member, zlib taking over), so it simply becomes that
+ * reader, as with plain files.
  */
 struct chunk {
 	struct reader rd;       /* reads from at on, into t */
 	struct trace t;
 	struct load_error err;
-	uint64_t at;            /* where it starts: the '{' of an event (a guess) */
+	uint64_t at;            /* where it starts: the '{' of an event (a guess);
+	                           CHUNK_NONE: no guess (read when decided) */
+	uint64_t mid;           /* gzip: where it looks for its start */
+	int decided;            /* at is set (atomic; gzip: by its thread) */
+	pthread_mutex_t mu;     /* gzip: guards decided for the wait */
+	pthread_cond_t cv;
 	pthread_t thread;
 	int cancel;             /* set by the reader before it: stop (atomic) */
 	int unsupported;        /* it met what it cannot read apart */
@@ -60,10 +76,33 @@ struct chunk {
 	size_t nafter, after_cap;
 };
 
+#define CHUNK_NONE UINT64_MAX
+
 uint64_t
 chunk_at(const struct chunk *c)
 {
-	return c->at;
+	return __atomic_load_n(&c->decided, __ATOMIC_ACQUIRE) ? c->at : c->mid;
+}
+
+/* gzip: says where the chunk starts (CHUNK_NONE: nowhere), in its thread. */
+static void
+chunk_decide(struct chunk *c, uint64_t at)
+{
+	pthread_mutex_lock(&c->mu);
+	c->at = at;
+	__atomic_store_n(&c->decided, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* Waits until c's start is decided. */
+static void
+chunk_wait_decided(struct chunk *c)
+{
+	pthread_mutex_lock(&c->mu);
+	while (!__atomic_load_n(&c->decided, __ATOMIC_ACQUIRE))
+		pthread_cond_wait(&c->cv, &c->mu);
+	pthread_mutex_unlock(&c->mu);
 }
 
 int
@@ -85,11 +124,19 @@ chunk_defer(struct chunk *c, const struct op *op)
 	c->headers[c->nheaders++] = *op;
 }
 
+static int chunk_gz_find(struct chunk *c);
+
 static void *
 chunk_main(void *arg)
 {
 	struct chunk *c = arg;
-	int r = load_read_events(&c->rd);
+	int r;
+
+	if (!c->decided && chunk_gz_find(c) < 0) {
+		c->result = RD_CANCEL;
+		return NULL;
+	}
+	r = load_read_events(&c->rd);
 
 	if (r == RD_OK && !c->rd.t->legacy_array)
 		r = load_read_object(&c->rd, 1);
@@ -119,24 +166,28 @@ chunk_free(struct chunk *c)
 	rd_release(&c->rd);
 	if (!c->taken)
 		trace_free(&c->t);
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->mu);
 	free(c);
 }
 
+enum { GUESS_BYTES = 1 << 16 };
 /*
- * Where to guess the next chunk starts: the '{' after "}," (white space
- * allowed) that opens an object with a key, first in the 64 KB from 1/parts
- * of the way through [from, size); 0 if none.
+ * The time to inflate a byte of gzip data over the time to inflate and
+ * read it: 0.16 s against 0.85 s for 500 MB of the 1 GB generated trace
+ * here (ISA-L), 0.2 with a margin.
  */
-static uint64_t
-chunk_guess(int fd, uint64_t from, uint64_t size, int parts)
-{
-	enum { GUESS_BYTES = 1 << 16 };
-	char *buf = xmalloc(GUESS_BYTES);
-	uint64_t mid = from + (size - from) / (uint64_t)parts, at = 0;
-	ssize_t n = pread(fd, buf, GUESS_BYTES, (off_t)mid);
+#define GZ_SKIP_COST 0.2
 
-	for (ssize_t i = 0; i + 1 < n && at == 0; i++) {
-		ssize_t j = i + 1;
+/*
+ * Where a chunk starts in buf[0..n): the '{' after the first "}," (white
+ * space allowed) when it opens an object with a key; -1 if not.
+ */
+static long
+guess_in(const char *buf, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		size_t j = i + 1;
 
 		if (buf[i] != '}')
 			continue;
@@ -148,53 +199,114 @@ chunk_guess(int fd, uint64_t from, uint64_t size, int parts)
 			;
 		if (j >= n || buf[j] != '{')
 			continue;
-		for (ssize_t q = j + 1; q < n; q++)
-			if (strchr(" \t\r\n", buf[q]) == NULL) {
-				if (buf[q] == '"')
-					at = mid + (uint64_t)j;
-				break;
-			}
-		break;          /* the first "}, {" decides */
+		for (size_t q = j + 1; q < n; q++)
+			if (strchr(" \t\r\n", buf[q]) == NULL)
+				return buf[q] == '"' ? (long)j : -1;
+		return -1;      /* the first "}, {" decides */
 	}
+	return -1;
+}
+
+/*
+ * Where to guess the next chunk of a plain file starts: guess_in() the 64
+ * KB from 1/parts of the way through [from, size); 0 if nowhere.
+ */
+static uint64_t
+chunk_guess(int fd, uint64_t from, uint64_t size, int parts)
+{
+	char *buf = xmalloc(GUESS_BYTES);
+	uint64_t mid = from + (size - from) / (uint64_t)parts;
+	ssize_t n = pread(fd, buf, GUESS_BYTES, (off_t)mid);
+	long j = n > 0 ? guess_in(buf, (size_t)n) : -1;
+
 	free(buf);
-	return at;
+	return j < 0 ? 0 : mid + (uint64_t)j;
+}
+
+/*
+ * How much of the rest (rest bytes, to be read with n threads) a gzip
+ * chunk's reader reads itself.  The chunks after it first inflate all that
+ * comes before them: to end together, the reader whose part starts at from
+ * reads u bytes where from*c + u = (from + u)*c + (rest - u)/(n - 1), in
+ * units of the time to inflate and read a byte, c the time to only inflate
+ * it: u = rest / (n - (n - 1)*c).
+ */
+static uint64_t
+gz_part(uint64_t rest, int n)
+{
+	return (uint64_t)((double)rest / ((double)n - (double)(n - 1) * GZ_SKIP_COST));
+}
+
+/*
+ * gzip's chunk, in its thread: inflates the file from its first byte,
+ * drops what comes before c->mid and starts at guess_in() the 64 KB from
+ * there.  A gzip stream cannot be entered in its middle, so each chunk
+ * inflates all before it again: ISA-L does that at about 2 GB/s (0.3 to
+ * 0.4 s for the 1 GB trace's first half here), several times faster than
+ * the events are decoded.  Returns 0, or -1 (decided: nowhere).
+ */
+static int
+chunk_gz_find(struct chunk *c)
+{
+	struct reader *rd = &c->rd;
+	long j = -1;
+
+	rd_open(rd);
+	if (rd->gzip && rd_skip_to(rd, c->mid, GUESS_BYTES) == 0)
+		j = guess_in(rd->buf, rd->len < GUESS_BYTES ? rd->len : GUESS_BYTES);
+	if (j < 0) {
+		chunk_decide(c, CHUNK_NONE);
+		return -1;
+	}
+	rd->pos = rd->counted = (size_t)j;
+	chunk_decide(c, c->mid + (uint64_t)j);
+	return 0;
 }
 
 /*
  * At the start of rd's part of the event array: starts the next chunk when
- * the file is plain, rd has threads to give and a part of split_min bytes
- * or more for each, and the same file can be opened again.
+ * the file is a regular file whose size is known (rd->data_size; gzip: a
+ * guess), rd has threads to give and a part of split_min bytes or more for
+ * each, and the same file can be opened again.
  */
 void
 chunk_start(struct reader *rd)
 {
 	struct chunk *c;
 	struct stat a, b;
-	uint64_t at, from = rd_offset(rd);
+	uint64_t at = 0, mid = 0, from = rd_offset(rd);
 	int fd;
 
-	if (rd->next != NULL || rd->gzip || rd->taker != NULL ||
-	    rd->split_threads < 2 || rd->file_size <= from ||
-	    rd->file_size - from < rd->split_min || fstat(rd->fd, &a) != 0 ||
-	    !S_ISREG(a.st_mode) ||
-	    (at = chunk_guess(rd->fd, from, rd->file_size, rd->split_threads)) == 0)
+	if (rd->next != NULL || rd->taker != NULL || rd->split_threads < 2 ||
+	    rd->data_size <= from || rd->data_size - from < rd->split_min ||
+	    fstat(rd->fd, &a) != 0 || !S_ISREG(a.st_mode))
+		return;
+	if (rd->gzip)
+		mid = from + gz_part(rd->data_size - from, rd->split_threads);
+	else if ((at = chunk_guess(rd->fd, from, rd->data_size,
+	    rd->split_threads)) == 0)
 		return;
 	fd = open(rd->path, O_RDONLY);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino ||
-	    lseek(fd, (off_t)at, SEEK_SET) != (off_t)at) {
+	    (!rd->gzip && lseek(fd, (off_t)at, SEEK_SET) != (off_t)at)) {
 		close(fd);
 		return;
 	}
 	c = xcalloc(1, sizeof *c);
 	c->at = at;
+	c->mid = mid;
+	c->decided = !rd->gzip;         /* gzip: its thread finds where */
+	pthread_mutex_init(&c->mu, NULL);
+	pthread_cond_init(&c->cv, NULL);
 	trace_init(&c->t, rd->path);
 	c->t.legacy_array = rd->t->legacy_array;
 	rd_init(&c->rd, fd, rd->path, &c->t, &c->err);
 	c->rd.fast = rd->fast;
 	c->rd.base = at;
 	c->rd.file_size = rd->file_size;
+	c->rd.data_size = rd->data_size;
 	c->rd.events_seen = 1;
 	c->rd.chunk = c;
 	c->rd.split_min = rd->split_min;
@@ -281,12 +393,14 @@ chunk_merge(struct reader *rd, struct chunk *c)
 }
 
 /*
- * rd has come to or past its next chunk's start.  Exactly at it: waits for
- * the chunk, takes its trace (the first reader merges it), and makes rd
- * the reader where the chunk stopped (its result in rd->next_result);
- * returns 0.  Otherwise (past it: the guess was no event boundary; or the
- * chunk cannot be taken) drops the chunk and returns -1: rd reads on, with
- * the chunk after the dropped one as its next, if any.
+ * rd has come to or past its next chunk's start (gzip: to where it looks
+ * for it; this waits until it has decided).  Exactly at it: waits for the
+ * chunk, takes its trace (the first reader merges it), and makes rd the
+ * reader where the chunk stopped (its result in rd->next_result); returns
+ * 0.  Before it (gzip), returns -1 and changes nothing.  Otherwise (past
+ * it: the guess was no event boundary; no guess; or the chunk cannot be
+ * taken) drops the chunk and returns -1: rd reads on, with the chunk after
+ * the dropped one as its next, if any.
  */
 int
 chunk_join(struct reader *rd)
@@ -295,10 +409,13 @@ chunk_join(struct reader *rd)
 	struct reader old;
 	uint64_t lines;
 
-	if (rd_offset(rd) != c->at) {
+	chunk_wait_decided(c);
+	if (c->at == CHUNK_NONE || rd_offset(rd) > c->at) {
 		chunk_drop(rd);
 		return -1;
 	}
+	if (rd_offset(rd) < c->at)
+		return -1;      /* gzip: it starts further on than it looked */
 	pthread_join(c->thread, NULL);
 	if (c->unsupported || c->result == RD_CANCEL) {
 		rd->next = c->rd.next;
@@ -316,6 +433,7 @@ chunk_join(struct reader *rd)
 		}
 	}
 	rd->next = NULL;
+	inflater_stop(rd);      /* it inflates for rd's state, about to go */
 	/* rd becomes the chunk's reader, lines counted from the start */
 	lines = rd_line_at(rd, rd->pos) - 1;
 	if (c->rd.err_set) {
@@ -345,6 +463,10 @@ chunk_join(struct reader *rd)
 	c->rd.tok = NULL;
 	c->rd.buf = NULL;
 	c->rd.in = NULL;
+	c->rd.isal = NULL;
+	/* zlib's state points back at its z_stream: rd's gets a copy */
+	if (c->rd.z_ready && inflateCopy(&rd->z, &c->rd.z) != Z_OK)
+		xalloc_die("copying the gzip state");
 	memset(&c->rd.js, 0, sizeof c->rd.js);
 	chunk_free(c);
 	return 0;

@@ -320,6 +320,28 @@ rd_gz_open(struct reader *rd)
 }
 
 /*
+ * The inflated size of a regular gzip file, as its trailer gives it (ISIZE,
+ * the last member's size mod 2^32), raised by 4 GiB until it is at least
+ * the file's size; 0 when it cannot be read.  A guess for where chunks
+ * start (chunks.c): a wrong one only makes them uneven.
+ */
+uint64_t
+rd_gz_size_guess(struct reader *rd)
+{
+	unsigned char b[4];
+	uint64_t size;
+
+	if (rd->file_size < 18 ||
+	    pread(rd->fd, b, 4, (off_t)(rd->file_size - 4)) != 4)
+		return 0;
+	size = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+	    (uint64_t)b[3] << 24;
+	while (size < rd->file_size)
+		size += UINT64_C(1) << 32;
+	return size;
+}
+
+/*
  * Inflates up to size bytes into dst; returns how many, 0 at the end (or
  * at corrupt data, with rd->bad and rd->badmsg set, or at a cut, with
  * rd->gz_cut set).

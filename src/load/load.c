@@ -411,10 +411,8 @@ default_threads(int gzip, uint64_t size, uint64_t split_min)
 
 	if (ncpu < 2)
 		return 1;
-	if (gzip)
-		return GZIP_THREADS;
 	if (split_min == 0 || size < split_min)
-		return 1;
+		return gzip ? GZIP_THREADS : 1;
 	parts = size / (split_min / 2 > 0 ? split_min / 2 : 1);
 	if (parts > (uint64_t)ncpu)
 		parts = (uint64_t)ncpu;
@@ -480,7 +478,7 @@ load_trace_fd(struct trace *t, int fd, const char *path,
 	struct reader rd;
 	struct stat st;
 	uint64_t size = 0;
-	int rc, threads;
+	int rc, threads, regular = 0;
 
 	memset(err, 0, sizeof *err);
 	memset(&rd, 0, sizeof rd);
@@ -492,8 +490,10 @@ load_trace_fd(struct trace *t, int fd, const char *path,
 			close(rd.fd);
 			return -1;
 		}
-		if (S_ISREG(st.st_mode))
+		if (S_ISREG(st.st_mode)) {
 			size = (uint64_t)st.st_size;
+			regular = 1;
+		}
 	}
 	trace_init(t, path);
 	rd_init(&rd, rd.fd, path, t, err);
@@ -501,17 +501,24 @@ load_trace_fd(struct trace *t, int fd, const char *path,
 	rd.opts = opts;
 	load_settings(opts, &rd.fast, &threads, &rd.split_min);
 	rd_open(&rd);
-	if (threads == 0)
-		threads = default_threads(rd.gzip, rd.file_size, rd.split_min);
 	/*
-	 * Plain JSON is read in as many chunks as threads; gzip is inflated
-	 * by a second thread, and with a third, a taker builds its model.
+	 * A file is read in as many chunks as threads (gzip too, where ISA-L
+	 * inflates it: each chunk inflates what is before it again, chunks.c);
+	 * the first chunk of gzip data is inflated by a thread of its own.
+	 * gzip that cannot be read again (a pipe), or that zlib inflates (as
+	 * slow as reading it), is inflated by a second thread, and with a
+	 * third, a taker builds its model.
 	 */
+	rd.data_size = rd.gzip ? rd_gz_size_guess(&rd) : rd.file_size;
+	if (strcmp(path, "-") == 0 || !regular || (rd.gzip && rd.isal == NULL))
+		rd.data_size = 0;       /* not read in chunks */
+	if (threads == 0)
+		threads = default_threads(rd.gzip, rd.data_size, rd.split_min);
 	if (rd.gzip && threads >= 2)
 		rd.inflater = inflater_start(&rd);
-	if (rd.gzip && threads >= 3)
+	if (rd.gzip && threads >= 3 && rd.data_size == 0)
 		rd.taker = taker_start(&rd);
-	if (rd.gzip || threads < 2 || strcmp(path, "-") == 0)
+	if (threads < 2 || rd.data_size == 0)
 		rd.split_min = 0;
 	rd.split_threads = threads > MAX_CHUNKS ? MAX_CHUNKS : threads;
 

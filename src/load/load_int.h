@@ -16,7 +16,7 @@
  *     event_jscan.c  the fast decoder: an event from jscan's fields
  *     inflater.c     the inflater thread (gzip inflated ahead of decoding)
  *     taker.c        the taker thread (the model built from queued ops)
- *     chunks.c       chunks (a plain file read from several places at once)
+ *     chunks.c       chunks (a file, plain or gzip, read from several places at once)
  *
  * A reader, its trace and its error belong to the thread that reads; each
  * thread file says what it shares and how.  Positions are byte offsets of
@@ -76,6 +76,8 @@ struct reader {
 	char badmsg[256];       /* "corrupt gzip data at compressed byte N: why" */
 
 	uint64_t file_size;
+	uint64_t data_size;     /* the data's size: file_size, or for gzip its
+	                           trailer's guess (chunks.c) */
 	uint64_t next_progress;
 	const struct load_opts *opts;
 	struct load_error *err;
@@ -151,6 +153,7 @@ void rd_release(struct reader *rd);
 json_tokener *rd_tokener(void);
 void rd_open(struct reader *rd);
 int rd_refill(struct reader *rd);
+int rd_skip_to(struct reader *rd, uint64_t off, size_t want);
 int rd_peek(struct reader *rd);
 int rd_value(struct reader *rd, json_object **out);
 int rd_skip(struct reader *rd);
@@ -163,6 +166,7 @@ void load_set_error(struct reader *rd, size_t pos, const char *fmt, ...);
 size_t rd_raw_read(struct reader *rd, void *dst, size_t size);
 void rd_fill_input(struct reader *rd);
 void rd_gz_open(struct reader *rd);
+uint64_t rd_gz_size_guess(struct reader *rd);
 size_t rd_gz_read(struct reader *rd, char *dst, size_t size);
 void rd_gz_release(struct reader *rd);
 

@@ -116,6 +116,40 @@ rd_read(struct reader *rd, char *dst, size_t size)
 	return got;
 }
 
+/*
+ * Reads and drops the stream's bytes before off, then reads on until the
+ * buffer holds want bytes from off or the stream ends: buf[0] is byte off
+ * (base = off, pos = 0, lines counted from there).  Stops early when the
+ * reader's chunk is cancelled.  Returns 0, or -1 when the stream ends
+ * before off (or the chunk was cancelled).
+ */
+int
+rd_skip_to(struct reader *rd, uint64_t off, size_t want)
+{
+	size_t n;
+
+	if (want > rd->cap)
+		want = rd->cap;
+	rd->pos = rd->len = rd->counted = 0;
+	while (rd->base + rd->len <= off) {
+		rd->base += rd->len;
+		rd->len = 0;
+		if ((rd->chunk != NULL && chunk_cancelled(rd->chunk)) ||
+		    (n = rd_read(rd, rd->buf, rd->cap)) == 0)
+			return -1;
+		rd->len = n;
+	}
+	n = (size_t)(off - rd->base);
+	memmove(rd->buf, rd->buf + n, rd->len - n);
+	rd->len -= n;
+	rd->base = off;
+	while (rd->len < want && (n = rd_read(rd, rd->buf + rd->len,
+	    rd->cap - rd->len)) > 0)
+		rd->len += n;
+	rd->lines = 0;
+	return 0;
+}
+
 /* Reads the first bytes and sets up inflating if they are gzip's magic. */
 void
 rd_open(struct reader *rd)
@@ -175,7 +209,8 @@ rd_refill(struct reader *rd)
 
 		/* the other chunks go as fast: say how far all are */
 		if (rd->next != NULL && rd->base + rd->len < chunk_at(rd->next))
-			done = (uint64_t)((double)done * (double)rd->file_size /
+			done = (uint64_t)((double)(rd->gzip ? rd->base + rd->len :
+			    done) * (double)rd->file_size /
 			    (double)chunk_at(rd->next));
 		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
 		rd->opts->progress(done, rd->file_size, rd->opts->progress_ctx);
