@@ -63,6 +63,9 @@ compare(const char *path, const char *mode, const struct trace *a,
 	SAME(nnums, "nums count", 0);
 	if (a->nnums > 0 && memcmp(a->nums, b->nums, a->nnums * sizeof *a->nums) != 0)
 		return differ(path, mode, "nums", 0);
+	SAME(nseqs, "seqs count", 0);
+	if (a->nseqs > 0 && memcmp(a->seqs, b->seqs, a->nseqs * sizeof *a->seqs) != 0)
+		return differ(path, mode, "seqs", 0);
 	SAME(ncomms, "comm count", 0);
 	if (a->ncomms > 0 && memcmp(a->comms, b->comms, a->ncomms * sizeof *a->comms) != 0)
 		return differ(path, mode, "comms", 0);

@@ -148,6 +148,8 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 	}
 	cr_assert_eq(a->nnums, b->nnums);
 	cr_assert(same_bytes(a->nums, b->nums, a->nnums * sizeof *a->nums));
+	cr_assert_eq(a->nseqs, b->nseqs);
+	cr_assert(same_bytes(a->seqs, b->seqs, a->nseqs * sizeof *a->seqs));
 	cr_assert_eq(a->ncomms, b->ncomms);
 	cr_assert(same_bytes(a->comms, b->comms, a->ncomms * sizeof *a->comms));
 	cr_assert_eq(a->nflows, 0);
@@ -393,7 +395,7 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 
 /* The byte offset of each section after the header, from its counts. */
 struct layout {
-	size_t strlens, strs, events, args, wide, nums, comms, tracks, cats, kinds;
+	size_t strlens, strs, events, args, wide, nums, seqs, comms, tracks, cats, kinds;
 	size_t devices, seen, maxend, busy, named, named_ev, cat_slices;
 	size_t lists[TRACE_LISTS], stop, end;
 };
@@ -411,6 +413,7 @@ layout_of(const struct cache_header *h, struct layout *l)
 	l->args = o; o += h->nargs * sizeof(struct args_rec);
 	l->wide = o; o += h->nwide * sizeof(struct event_args);
 	l->nums = o; o += h->nnums * sizeof(struct arg_nums);
+	l->seqs = o; o += h->nseqs * sizeof(int64_t);
 	l->comms = o; o += h->ncomms * sizeof(struct comm_args);
 	l->tracks = o; o += h->ntracks * sizeof(struct track);
 	l->cats = o; o += PAD8(h->ncats * 4);
@@ -472,7 +475,7 @@ Test(cache, forged_indices_are_range_checked)
 	char why[512], file[PATH_MAX];
 	unsigned char *good;
 	size_t len;
-	uint32_t big = 0x7fffffff;
+	uint32_t big = 0x7fffffff, bigseq = NUMS_SEQ | 0x7ffffff0;
 	uint16_t big16 = 0xffff;
 	uint8_t big8 = 0xff;
 	int64_t neg = -5, huge = INT64_MAX;
@@ -522,6 +525,8 @@ Test(cache, forged_indices_are_range_checked)
 	FORGE("track index level", TR(0, index.max_level), big);
 	FORGE("track busy size", TR(0, busy.n), huge);
 	FORGE("args nums", l.args + offsetof(struct args_rec, nums), big);
+	cr_assert_gt(h.nseqs, 0, "the example's ops have sequence numbers");
+	FORGE("args seqs", l.args + offsetof(struct args_rec, nums), bigseq);
 	FORGE("args device", l.args + offsetof(struct args_rec, device), neg16);
 	cr_assert_gt(h.nwide, 0, "the example's NCCL kernels have wide args");
 	FORGE("args wide", l.args + offsetof(struct args_rec, nums), wide_past);

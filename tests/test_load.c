@@ -451,6 +451,36 @@ same_args(const struct event_args *x, const struct event_args *y)
 	    x->device == y->device && x->stream == y->stream && x->comm == y->comm;
 }
 
+/*
+ * The nums of args record j in the test below: none, a sequence number
+ * alone (kept in 8 bytes), none, all three values.
+ */
+static struct arg_nums
+nums_for(size_t j)
+{
+	switch (j % 4) {
+	case 1:
+		return (struct arg_nums){ -1.0, 0.0, 1000 + (int64_t)j };
+	case 3:
+		return (struct arg_nums){ 1e9 + (double)j, 0.5, (int64_t)j };
+	default:
+		return ARG_NUMS_NONE;
+	}
+}
+
+/* Whether t's args record i has the nums nums_for(j), bit for bit. */
+static int
+nums_are(const struct trace *t, uint32_t i, size_t j)
+{
+	struct event_args a;
+	struct arg_nums got, want = nums_for(j);
+
+	trace_args_at(t, i, &a);
+	got = trace_args_nums(t, &a);
+	return (a.nums == EV_NONE) == (j % 2 == 0) &&
+	    memcmp(&got, &want, sizeof got) == 0;
+}
+
 Test(load, args_narrow_and_wide_keep_every_value)
 {
 	static const int64_t ids[] = { ID_NONE, 0, 1, 4294967294, 4294967295,
@@ -459,7 +489,6 @@ Test(load, args_narrow_and_wide_keep_every_value)
 	    INT32_MIN };
 	const size_t nids = sizeof ids / sizeof ids[0];
 	const size_t nsmall = sizeof small / sizeof small[0];
-	const struct arg_nums none = ARG_NUMS_NONE, seq = { -1.0, 0.0, 42 };
 	struct trace t[2];
 	struct event_args want[2][128], got;
 	size_t n[2] = { 0, 0 }, narrow = 0;
@@ -478,7 +507,9 @@ Test(load, args_narrow_and_wide_keep_every_value)
 			a->stream = small[(i * 7 + (size_t)k) % m_small];
 			a->comm = i % 11 == 5 && i % 3 ? (uint32_t)i : EV_NONE;
 			a->nums = 12345;        /* ignored */
-			cr_assert_eq(trace_add_args(&t[k], a, i % 2 ? &seq : &none), n[k]);
+			struct arg_nums nums = nums_for(n[k]);
+
+			cr_assert_eq(trace_add_args(&t[k], a, &nums), n[k]);
 			n[k]++;
 		}
 		/* each value of each field, the others fitting */
@@ -495,19 +526,23 @@ Test(load, args_narrow_and_wide_keep_every_value)
 					a->device = small[v];
 				else
 					a->stream = small[v];
-				cr_assert_eq(trace_add_args(&t[k], a, n[k] % 2 ? &seq : &none), n[k]);
+				struct arg_nums nums = nums_for(n[k]);
+
+				cr_assert_eq(trace_add_args(&t[k], a, &nums), n[k]);
 				n[k]++;
 			}
 		}
 		for (size_t i = 0; i < n[k]; i++) {
 			trace_args_at(&t[k], (uint32_t)i, &got);
 			cr_assert(same_args(&got, &want[k][i]), "record %zu", i);
-			cr_assert_eq(got.nums == EV_NONE, i % 2 == 0);
+			cr_assert(nums_are(&t[k], (uint32_t)i, i), "record %zu", i);
 			narrow += t[k].args[i].device != ARGS_WIDE;
 		}
 	}
 	cr_assert_gt(narrow, 10, "some records fit the narrow form");
 	cr_assert_gt(t[0].nwide, 10, "some do not");
+	cr_assert_eq(t[0].nseqs, (n[0] + 2) / 4, "sequence numbers alone in 8 bytes");
+	cr_assert_eq(t[0].nnums, n[0] / 4, "the others in 24");
 	/* a comm given later: a narrow record becomes wide, a wide one stays */
 	for (uint32_t i = 0; i < 4; i++) {
 		size_t before = t[1].nwide;
@@ -522,13 +557,11 @@ Test(load, args_narrow_and_wide_keep_every_value)
 	cr_assert_eq(t[0].nargs, n[0] + n[1]);
 	for (size_t i = 0; i < n[0] + n[1]; i++) {
 		const struct event_args *w = i < n[0] ? &want[0][i] : &want[1][i - n[0]];
-		struct arg_nums nums;
 
 		/* (no comm args were added, so the comm ids stay as given) */
 		trace_args_at(&t[0], (uint32_t)i, &got);
 		cr_assert(same_args(&got, w), "merged record %zu", i);
-		nums = trace_args_nums(&t[0], &got);
-		cr_assert_eq(nums.seq, (i < n[0] ? i : i - n[0]) % 2 ? 42 : -1,
+		cr_assert(nums_are(&t[0], (uint32_t)i, i < n[0] ? i : i - n[0]),
 		    "merged record %zu", i);
 	}
 	trace_free(&t[0]);

@@ -1135,7 +1135,7 @@ module_backward(struct ctx *c, struct mod_span *s, size_t n)
 		int64_t seq;
 
 		if (a == NULL || a->nums == EV_NONE || e->ph != 'X' ||
-		    (seq = t->nums[a->nums].seq) < 0 ||
+		    (seq = trace_args_nums(t, a).seq) < 0 ||
 		    t->tracks[e->track].kind != TRACK_CPU)
 			continue;
 		if (ARG_SEQ_FWD_TID(seq) == 0) {

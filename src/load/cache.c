@@ -323,6 +323,7 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	    add_sz(&s, h->nargs, sizeof(struct args_rec)) < 0 ||
 	    add_sz(&s, h->nwide, sizeof(struct event_args)) < 0 ||
 	    add_sz(&s, h->nnums, sizeof(struct arg_nums)) < 0 ||
+	    add_sz(&s, h->nseqs, sizeof(int64_t)) < 0 ||
 	    add_sz(&s, h->ncomms, sizeof(struct comm_args)) < 0 ||
 	    add_sz(&s, h->ntracks, sizeof(struct track)) < 0 ||
 	    add_sz(&s, h->ncats, sizeof(uint32_t)) < 0 ||
@@ -462,6 +463,14 @@ validate_byname(const struct byname *x, size_t nevents, char *why,
 }
 
 /* Range-checks every index, count and invariant the rest of gantty relies on. */
+/* Whether i is a nums index of t's (see trace_args_nums()). */
+static int
+nums_ok(const struct trace *t, uint32_t i)
+{
+	return i == EV_NONE || (i & NUMS_SEQ ? (i & ~NUMS_SEQ) < t->nseqs :
+	    i < t->nnums);
+}
+
 static int
 validate(const struct trace *t, char *why, size_t whysize)
 {
@@ -491,12 +500,12 @@ validate(const struct trace *t, char *why, size_t whysize)
 			CHECK(a->nums < t->nwide, "args wide");
 		else {
 			CHECK(a->device >= -1 && a->stream >= -1, "args device");
-			CHECK(a->nums == EV_NONE || a->nums < t->nnums, "args nums");
+			CHECK(nums_ok(t, a->nums), "args nums");
 		}
 	}
 	for (size_t i = 0; i < t->nwide; i++) {
 		CHECK(t->wide[i].comm == EV_NONE || t->wide[i].comm < t->ncomms, "args comm");
-		CHECK(t->wide[i].nums == EV_NONE || t->wide[i].nums < t->nnums, "args nums");
+		CHECK(nums_ok(t, t->wide[i].nums), "args nums");
 	}
 	/*
 	 * Each event is checked with its track, in one pass: the track ranges
@@ -597,7 +606,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
 
 	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
-	    h->nargs <= UINT32_MAX && h->nwide <= h->nargs && h->nnums <= h->nargs && h->ncomms <= UINT32_MAX &&
+	    h->nargs <= UINT32_MAX && h->nwide <= h->nargs && h->nnums <= h->nargs && h->nseqs <= h->nargs && h->ncomms <= UINT32_MAX &&
 	    h->ntracks <= UINT32_MAX, "counts");
 	lens = r_array(r, h->nstrs, sizeof *lens);
 	blob = r_array(r, h->strbytes, 1);
@@ -619,6 +628,8 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	t->nwide = t->wide_cap = h->nwide;
 	t->nums = r_array(r, h->nnums, sizeof *t->nums);
 	t->nnums = t->nums_cap = h->nnums;
+	t->seqs = r_array(r, h->nseqs, sizeof *t->seqs);
+	t->nseqs = t->seqs_cap = h->nseqs;
 	t->comms = r_array(r, h->ncomms, sizeof *t->comms);
 	t->ncomms = t->comms_cap = h->ncomms;
 	t->flow_count = h->flow_count;

@@ -132,8 +132,8 @@ struct event_args {
 	int32_t device;         /* args.device ([memory]: Device Id unless Device Type 0), -1 if absent */
 	int32_t stream;         /* args.stream, -1 if absent */
 	uint32_t comm;          /* index into trace->comms, or EV_NONE */
-	uint32_t nums;          /* index into trace->nums, or EV_NONE when they
-	                           are ARG_NUMS_NONE */
+	uint32_t nums;          /* where they are (see trace_args_nums()), or
+	                           EV_NONE when they are ARG_NUMS_NONE */
 };
 
 /*
@@ -147,8 +147,9 @@ struct event_args {
 struct args_rec {
 	uint32_t correlation;   /* ARGS_NO_ID if absent */
 	uint32_t external_id;   /* ARGS_NO_ID if absent */
-	uint32_t nums;          /* index into trace->nums or EV_NONE; wide:
-	                           index into trace->wide */
+	uint32_t nums;          /* trace_args_nums()'s index (trace->nums,
+	                           trace->seqs) or EV_NONE; wide: index into
+	                           trace->wide */
 	int16_t device;         /* -1 if absent; ARGS_WIDE: a wide record */
 	int16_t stream;         /* -1 if absent */
 };

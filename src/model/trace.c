@@ -112,6 +112,7 @@ forget_mapped(struct trace *t)
 	FORGET(t->args);
 	FORGET(t->wide);
 	FORGET(t->nums);
+	FORGET(t->seqs);
 	FORGET(t->comms);
 	FORGET(t->cats);
 	FORGET(t->cat_kinds);
@@ -145,6 +146,7 @@ trace_free(struct trace *t)
 	bigarray_free(t->args, t->args_cap, sizeof *t->args);
 	bigarray_free(t->wide, t->wide_cap, sizeof *t->wide);
 	bigarray_free(t->nums, t->nums_cap, sizeof *t->nums);
+	bigarray_free(t->seqs, t->seqs_cap, sizeof *t->seqs);
 	bigarray_free(t->comms, t->comms_cap, sizeof *t->comms);
 	bigarray_free(t->flows, t->flows_cap, sizeof *t->flows);
 	free(t->cats);
@@ -424,11 +426,21 @@ trace_add_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n)
 {
 	const struct arg_nums none = ARG_NUMS_NONE;
-
+	struct arg_nums seq_only = none;
 	struct event_args w = *a;
 
+	seq_only.seq = n->seq;
 	w.nums = EV_NONE;
-	if (memcmp(n, &none, sizeof none) != 0) {
+	if (memcmp(n, &none, sizeof none) == 0) {
+		/* none stored */
+	} else if (memcmp(n, &seq_only, sizeof seq_only) == 0 &&
+	    t->nseqs < NUMS_SEQ - 1) {
+		bigarray_grow(&t->seqs, &t->seqs_cap, t->nseqs + 1, sizeof *t->seqs);
+		t->seqs[t->nseqs] = n->seq;
+		w.nums = (uint32_t)t->nseqs++ | NUMS_SEQ;
+	} else {
+		if (t->nnums >= NUMS_SEQ)       /* beyond any memory there is */
+			xalloc_die("storing 2^31 events' numeric arguments");
 		bigarray_grow(&t->nums, &t->nums_cap, t->nnums + 1, sizeof *t->nums);
 		t->nums[t->nnums] = *n;
 		w.nums = (uint32_t)t->nnums++;
@@ -562,8 +574,17 @@ merge_array(void **dstp, size_t *dstn, size_t *dstcap, void **srcp,
 struct merge_map {
 	const uint32_t *str, *track;
 	const uint16_t *cat;
-	size_t args, wide, nums, comms;
+	size_t args, wide, nums, seqs, comms;
 };
+
+/* A nums index (trace_args_nums()) of src's in dst. */
+static uint32_t
+fix_nums(uint32_t i, const struct merge_map *m)
+{
+	if (i == EV_NONE)
+		return i;
+	return i + (uint32_t)(i & NUMS_SEQ ? m->seqs : m->nums);
+}
 
 static void
 fix_event(void *rec, const void *ctx)
@@ -586,8 +607,8 @@ fix_args(void *rec, const void *ctx)
 
 	if (r->device == ARGS_WIDE)
 		r->nums += (uint32_t)m->wide;
-	else if (r->nums != EV_NONE)
-		r->nums += (uint32_t)m->nums;
+	else
+		r->nums = fix_nums(r->nums, m);
 }
 
 static void
@@ -598,8 +619,7 @@ fix_wide(void *rec, const void *ctx)
 
 	if (a->comm != EV_NONE)
 		a->comm += (uint32_t)m->comms;
-	if (a->nums != EV_NONE)
-		a->nums += (uint32_t)m->nums;
+	a->nums = fix_nums(a->nums, m);
 }
 
 static void
@@ -627,7 +647,7 @@ int
 trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
 {
 	uint64_t ncats = dst->ncats, nevents = dst->nevents, nargs = dst->nargs;
-	uint64_t nwide = dst->nwide;
+	uint64_t nwide = dst->nwide, nnums = dst->nnums, nseqs = dst->nseqs;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct private *sp = src[i]->pending;
@@ -638,8 +658,11 @@ trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
 		nevents += src[i]->nevents;
 		nargs += src[i]->nargs;
 		nwide += src[i]->nwide;
+		nnums += src[i]->nnums;
+		nseqs += src[i]->nseqs;
 		if (ncats >= UINT16_MAX - 1 || nevents >= EV_NONE - 1 ||
-		    nargs >= EV_NONE - 1 || nwide >= EV_NONE - 1)
+		    nargs >= EV_NONE - 1 || nwide >= EV_NONE - 1 ||
+		    nnums > NUMS_SEQ || nseqs >= NUMS_SEQ - 1)
 			return 0;
 	}
 	return 1;
@@ -684,6 +707,7 @@ trace_merge(struct trace *dst, struct trace *src)
 	m.args = dst->nargs;
 	m.wide = dst->nwide;
 	m.nums = dst->nnums;
+	m.seqs = dst->nseqs;
 	m.comms = dst->ncomms;
 	merge_array((void **)&dst->events, &dst->nevents, &dst->events_cap,
 	    (void **)&src->events, &src->events_cap, src->nevents,
@@ -697,14 +721,17 @@ trace_merge(struct trace *dst, struct trace *src)
 	merge_array((void **)&dst->nums, &dst->nnums, &dst->nums_cap,
 	    (void **)&src->nums, &src->nums_cap, src->nnums,
 	    sizeof *src->nums, NULL, &m);
+	merge_array((void **)&dst->seqs, &dst->nseqs, &dst->seqs_cap,
+	    (void **)&src->seqs, &src->seqs_cap, src->nseqs,
+	    sizeof *src->seqs, NULL, &m);
 	merge_array((void **)&dst->comms, &dst->ncomms, &dst->comms_cap,
 	    (void **)&src->comms, &src->comms_cap, src->ncomms,
 	    sizeof *src->comms, fix_comm, &m);
 	merge_array((void **)&dst->flows, &dst->nflows, &dst->flows_cap,
 	    (void **)&src->flows, &src->flows_cap, src->nflows,
 	    sizeof *src->flows, fix_flow, &m);
-	src->nevents = src->nargs = src->nwide = src->nnums = src->ncomms =
-	    src->nflows = 0;
+	src->nevents = src->nargs = src->nwide = src->nnums = src->nseqs =
+	    src->ncomms = src->nflows = 0;
 	for (size_t i = 0; i < sp->metas.n; i++) {
 		struct meta x = sp->metas.v[i];
 

@@ -125,8 +125,10 @@ struct trace {
 	size_t nargs, args_cap;
 	struct event_args *wide; /* the args that do not fit a struct args_rec */
 	size_t nwide, wide_cap;
-	struct arg_nums *nums;
+	struct arg_nums *nums;  /* read with trace_args_nums() */
 	size_t nnums, nums_cap;
+	int64_t *seqs;          /* the nums that are a sequence number alone */
+	size_t nseqs, seqs_cap;
 	struct comm_args *comms;
 	size_t ncomms, comms_cap;
 	struct flow *flows;     /* freed by trace_finalize() once bound (their
@@ -209,7 +211,8 @@ uint32_t trace_add_event(struct trace *t, const struct event *ev);
 /*
  * Appends args (copied, in 16 bytes when they fit: struct args_rec; a->nums
  * is ignored) with their floating-point values n (stored only when they
- * differ, bit for bit, from ARG_NUMS_NONE) and returns its index.
+ * differ, bit for bit, from ARG_NUMS_NONE; in t->seqs when only their seq
+ * does) and returns its index.
  */
 uint32_t trace_add_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n);
@@ -338,11 +341,21 @@ trace_args(const struct trace *t, const struct event *e, struct event_args *buf)
 }
 /* Sets the comm of the args record i (< t->nargs), making it wide. */
 void trace_args_set_comm(struct trace *t, uint32_t i, uint32_t comm);
-/* The floating-point arguments of a (ARG_NUMS_NONE when none are stored). */
+/*
+ * The floating-point arguments of a (ARG_NUMS_NONE when none are stored).
+ * a->nums is EV_NONE, an index into t->nums, or with NUMS_SEQ set an index
+ * into t->seqs: most nums are an autograd op's sequence number alone (no
+ * FLOPs, value 0), kept there in 8 bytes rather than 24.
+ */
+#define NUMS_SEQ UINT32_C(0x80000000)
 static inline struct arg_nums
 trace_args_nums(const struct trace *t, const struct event_args *a)
 {
-	return a->nums == EV_NONE ? ARG_NUMS_NONE : t->nums[a->nums];
+	if (a->nums == EV_NONE)
+		return ARG_NUMS_NONE;
+	if (a->nums & NUMS_SEQ)
+		return (struct arg_nums){ -1.0, 0.0, t->seqs[a->nums & ~NUMS_SEQ] };
+	return t->nums[a->nums];
 }
 /* args.flops, < 0 if absent. */
 static inline double
@@ -391,6 +404,8 @@ trace_prefetch_args(const struct trace *t, const uint32_t *idx, size_t j,
 		r = &t->args[e->args];
 		if (r->device == ARGS_WIDE)
 			__builtin_prefetch(&t->wide[r->nums]);
+		else if (r->nums != EV_NONE && (r->nums & NUMS_SEQ))
+			__builtin_prefetch(&t->seqs[r->nums & ~NUMS_SEQ]);
 		else if (r->nums != EV_NONE)
 			__builtin_prefetch(&t->nums[r->nums]);
 	}
