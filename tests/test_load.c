@@ -21,7 +21,7 @@ write_file(const char *text, size_t len, int gzip)
 
 	cr_assert_geq(fd, 0);
 	if (gzip) {
-		gzFile gz = gzdopen(fd, "wb");
+		gzFile gz = gzdopen(fd, "wb1");
 
 		cr_assert_eq(gzwrite(gz, text, (unsigned)len), (int)len);
 		gzclose(gz);
@@ -566,4 +566,83 @@ Test(load, args_narrow_and_wide_keep_every_value)
 	}
 	trace_free(&t[0]);
 	trace_free(&t[1]);
+}
+
+/* ---- progress, read in chunks --------------------------------------- */
+
+struct progress_log {
+	uint64_t done[256], total;
+	size_t n;
+};
+
+static void
+log_progress(uint64_t done, uint64_t total, void *ctx)
+{
+	struct progress_log *p = ctx;
+
+	if (p->n < 256)
+		p->done[p->n++] = done;
+	p->total = total;
+}
+
+/*
+ * Files of 40 to 56 MB read in two chunks, plain and gzip: the progress
+ * never goes back (it once fell to half when the first chunk, past a
+ * multiple of 8 MB, reached the second's start: the sizes step 2 MB, so
+ * that some start lies within the 1 MB read before each report) and ends
+ * at the file's size.
+ */
+Test(load, progress_in_chunks_only_goes_forward, .timeout = 120)
+{
+	size_t cap = (size_t)57 << 20, len = 0, nends = 0;
+	char *text = malloc(cap + 16);
+	size_t *ends = malloc((cap / 64) * sizeof *ends);
+#ifdef HAVE_ISAL
+	const int gz_too = 1;
+#else
+	const int gz_too = 0;           /* zlib's gzip is read in one chunk */
+#endif
+
+	cr_assert(text != NULL && ends != NULL);
+	len += (size_t)sprintf(text, "{\"traceEvents\": [");
+	for (long i = 0; len + 200 < cap; i++) {
+		len += (size_t)sprintf(text + len, "%s\n{\"ph\": \"X\", \"name\": \"op%ld\", "
+		    "\"pid\": 1, \"tid\": %ld, \"ts\": %ld, \"dur\": 1}", i ? "," : "",
+		    i % 5, i % 3, i);
+		ends[nends++] = len;
+	}
+	setenv("GANTTY_SPLIT_MIN", "1", 1);
+	for (size_t mb = 40, k = 0; mb <= 56; mb += 2) {
+		char keep[4];
+		size_t n;
+
+		while (k < nends && ends[k] < mb << 20)
+			k++;
+		n = ends[k - 1];
+		memcpy(keep, text + n, 3);
+		memcpy(text + n, "]}\n", 3);
+		for (int gz = 0; gz <= gz_too; gz++) {
+			struct progress_log log = { .n = 0 };
+			struct load_opts o = { log_progress, &log, 2 };
+			struct load_error err;
+			struct trace t;
+
+			write_file(text, n + 3, gz);
+			cr_assert_eq(load_trace(&t, path, &o, &err), 0, "%s", err.msg);
+			unlink(path);
+			cr_assert_eq(err.chunks, 2, "%zu MB, gzip %d: in chunks", mb, gz);
+			cr_assert_gt(log.n, 2);
+			for (size_t i = 1; i < log.n; i++)
+				cr_assert_geq(log.done[i], log.done[i - 1],
+				    "%zu MB, gzip %d: report %zu of %zu: %llu after %llu",
+				    mb, gz, i, log.n, (unsigned long long)log.done[i],
+				    (unsigned long long)log.done[i - 1]);
+			cr_assert_eq(log.done[log.n - 1], log.total);
+			trace_free(&t);
+		}
+		memcpy(text + n, keep, 3);
+	}
+	unsetenv("GANTTY_SPLIT_MIN");
+	free(ends);
+	free(text);
 }

@@ -60,7 +60,9 @@ struct chunk {
 	struct trace t;
 	struct load_error err;
 	uint64_t at;            /* where it starts: the '{' of an event (a guess);
-	                           CHUNK_NONE: no guess (read when decided) */
+	                           CHUNK_NONE: no guess (read when decided;
+	                           chunk_at() then says mid, where the reader
+	                           before it drops it) */
 	uint64_t mid;           /* gzip: where it looks for its start */
 	int decided;            /* at is set (atomic; gzip: by its thread) */
 	pthread_mutex_t mu;     /* gzip: guards decided for the wait */
@@ -81,7 +83,8 @@ struct chunk {
 uint64_t
 chunk_at(const struct chunk *c)
 {
-	return __atomic_load_n(&c->decided, __ATOMIC_ACQUIRE) ? c->at : c->mid;
+	return __atomic_load_n(&c->decided, __ATOMIC_ACQUIRE) &&
+	    c->at != CHUNK_NONE ? c->at : c->mid;
 }
 
 /* gzip: says where the chunk starts (CHUNK_NONE: nowhere), in its thread. */

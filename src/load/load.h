@@ -7,10 +7,11 @@
  * or, for anything jscan declines, to a json_tokener; json-c is the
  * reference, and both paths build the same model (tests/fastload.sh).
  * Memory stays near the buffer size plus the model, whatever the file size.
- * With more threads (load_opts.threads), a plain file is read in as many
- * chunks at once (each into a model of its own, merged in file order), and
- * gzip is inflated by a thread of its own (a taker thread can also build
- * gzip's model from what the reading thread decoded).  gzip is recognised by its magic bytes (every byte before
+ * With more threads (load_opts.threads), a file is read in as many chunks
+ * at once (each into a model of its own, merged in file order; a chunk of
+ * gzip inflates all before it again), or, gzip from a pipe, inflated by a
+ * thread of its own (a taker thread can also build its model from what the
+ * reading thread decoded).  gzip is recognised by its magic bytes (every byte before
  * corrupt data is kept; concatenated members are read in turn); "-" reads
  * standard input.  An event or header value nested deeper than json-c's
  * limit (64) is skipped by a bracket counter and counted.
@@ -40,18 +41,21 @@ struct trace;
 struct load_opts {
 	/*
 	 * Called now and then with the bytes of the file read so far (compressed
-	 * bytes for gzip) and the file size (0 when unknown, e.g. a pipe).  May
-	 * be NULL.
+	 * bytes for gzip; in chunks, as far as the first has gone through its
+	 * part: never less than before) and the file size (0 when unknown,
+	 * e.g. a pipe).  May be NULL.
 	 */
 	void (*progress)(uint64_t done, uint64_t total, void *ctx);
 	void *progress_ctx;
 	/*
 	 * Threads for this file.  1 does it all in the calling thread; N >= 2
-	 * reads a plain file (of 8 MB or more) in N chunks at once (at most
-	 * 64, each of 4 MB or more), or inflates gzip on a second thread; 3
-	 * adds to gzip's a taker that builds the model from what the calling
-	 * thread decoded.  0 chooses: a chunk per core for a plain file, 2 for
-	 * gzip (1 on one core).  The model is the same either way.
+	 * reads a regular file of 8 MB of JSON or more (plain, or gzip that
+	 * ISA-L inflates) in N chunks at once (at most 64, each of 4 MB or
+	 * more), else inflates gzip on a second thread; 3 adds to that, for
+	 * gzip from a pipe, a taker that builds the model from what the
+	 * calling thread decoded.  0 chooses: a chunk per core (2 threads for
+	 * gzip read in one chunk; 1 on one core).  The model is the same
+	 * either way.
 	 */
 	int threads;
 };

@@ -205,13 +205,19 @@ rd_refill(struct reader *rd)
 	rd->len += n;
 	if (rd->opts != NULL && rd->opts->progress != NULL &&
 	    rd->base + rd->len >= rd->next_progress) {
-		uint64_t done = rd->raw_seen;
+		/*
+		 * The file's bytes read: gzip's raw ones, plain data's offset
+		 * (a chunk's reader, having taken over, read from its start);
+		 * with chunks after this one, which go as fast, how far all are.
+		 */
+		uint64_t done = rd->gzip ? rd->raw_seen : rd->base + rd->len;
 
-		/* the other chunks go as fast: say how far all are */
-		if (rd->next != NULL && rd->base + rd->len < chunk_at(rd->next))
-			done = (uint64_t)((double)(rd->gzip ? rd->base + rd->len :
-			    done) * (double)rd->file_size /
-			    (double)chunk_at(rd->next));
+		if (rd->next != NULL) {
+			uint64_t pos = rd->base + rd->len, at = chunk_at(rd->next);
+
+			done = (uint64_t)((double)(pos < at ? pos : at) *
+			    (double)rd->file_size / (double)at);
+		}
 		rd->next_progress = rd->base + rd->len + PROGRESS_EVERY;
 		rd->opts->progress(done, rd->file_size, rd->opts->progress_ctx);
 	}
