@@ -71,6 +71,8 @@ same_model(const struct trace *a, const struct trace *b)
 	    a->nevents * sizeof *a->events) != 0) ||
 	    (a->nargs > 0 && memcmp(a->args, b->args, a->nargs * sizeof *a->args) != 0) ||
 	    (a->nnums > 0 && memcmp(a->nums, b->nums, a->nnums * sizeof *a->nums) != 0) ||
+	    a->nseqs != b->nseqs ||
+	    (a->nseqs > 0 && memcmp(a->seqs, b->seqs, a->nseqs * sizeof *a->seqs) != 0) ||
 	    (a->stop_reason == NULL) != (b->stop_reason == NULL) ||
 	    (a->stop_reason != NULL && strcmp(a->stop_reason, b->stop_reason) != 0))
 		abort();
@@ -80,8 +82,9 @@ same_model(const struct trace *a, const struct trace *b)
 }
 
 /*
- * Loads path again in two halves at once (load.c): the same result, or the
- * same error, as the one-thread load (rc, t, err).
+ * Loads path again in two chunks at once (chunks.c; gzip too, where ISA-L
+ * is built in): the same result, or the same error, as the one-thread load
+ * (rc, t, err).
  */
 static void
 check_halves(const char *path, int rc, const struct trace *t,
