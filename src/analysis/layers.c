@@ -43,14 +43,20 @@ struct act_key {
 };
 
 /*
- * Activities sorted by key, with an optional min-start / max-end tree: a
- * bottom-up segment tree whose leaves n..2n-1 are a[0..n) (their starts and
- * ends, read in place) and whose inner nodes 1..n-1 are in tmin and tmax.
+ * Activities sorted by key, with an optional min-start / max-end tree over
+ * blocks of LAUNCH_BLOCK keys: a bottom-up segment tree whose leaves
+ * nb..2nb-1 are the blocks' extents and whose inner nodes are 1..nb-1 (half
+ * a byte a key, where a tree over the keys took 16 bytes each: fresh memory
+ * at the analysis' peak).  A query scans the keys of the blocks at its two
+ * ends and asks the tree for the whole blocks between.
  */
+#define LAUNCH_BLOCK 64
+
 struct launch_index {
 	size_t n;
 	struct act_key *a;
-	int64_t *tmin, *tmax;   /* n entries (0 unused); NULL if no tree */
+	size_t nb;              /* blocks: ceil(n / LAUNCH_BLOCK); 0 if no tree */
+	int64_t *tmin, *tmax;   /* 2 nb entries (0 unused); NULL if no tree */
 };
 
 struct ctx {
@@ -171,19 +177,6 @@ in_launch_index(const struct ctx *c, const struct event *e, int comm_only)
 	return !(c->linked && e->link == EV_NONE);
 }
 
-/* Node i (1 <= i < 2n) of x's tree: an inner node, or a leaf of a[]. */
-static inline int64_t
-node_min(const struct launch_index *x, size_t i)
-{
-	return i < x->n ? x->tmin[i] : x->a[i - x->n].start_ns;
-}
-
-static inline int64_t
-node_max(const struct launch_index *x, size_t i)
-{
-	return i < x->n ? x->tmax[i] : x->a[i - x->n].end_ns;
-}
-
 /*
  * Builds x from the device's activities (only its collectives when
  * comm_only): linked ones by launch time when c->linked, else all by their
@@ -229,11 +222,33 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	runsort(x->a, x->n, sizeof *x->a, act_key_cmp);
 	if (!tree || x->n == 0)
 		return;
-	x->tmin = xreallocarray(NULL, x->n, sizeof *x->tmin);
-	x->tmax = xreallocarray(NULL, x->n, sizeof *x->tmax);
-	for (size_t i = x->n - 1; i >= 1; i--) {
-		x->tmin[i] = min64(node_min(x, 2 * i), node_min(x, 2 * i + 1));
-		x->tmax[i] = max64(node_max(x, 2 * i), node_max(x, 2 * i + 1));
+	x->nb = (x->n + LAUNCH_BLOCK - 1) / LAUNCH_BLOCK;
+	x->tmin = xreallocarray(NULL, 2 * x->nb, sizeof *x->tmin);
+	x->tmax = xreallocarray(NULL, 2 * x->nb, sizeof *x->tmax);
+	for (size_t b = 0; b < x->nb; b++) {
+		size_t end = b + 1 < x->nb ? (b + 1) * LAUNCH_BLOCK : x->n;
+
+		x->tmin[x->nb + b] = INT64_MAX;
+		x->tmax[x->nb + b] = INT64_MIN;
+		for (size_t k = b * LAUNCH_BLOCK; k < end; k++) {
+			x->tmin[x->nb + b] = min64(x->tmin[x->nb + b], x->a[k].start_ns);
+			x->tmax[x->nb + b] = max64(x->tmax[x->nb + b], x->a[k].end_ns);
+		}
+	}
+	for (size_t i = x->nb - 1; i >= 1; i--) {
+		x->tmin[i] = min64(x->tmin[2 * i], x->tmin[2 * i + 1]);
+		x->tmax[i] = max64(x->tmax[2 * i], x->tmax[2 * i + 1]);
+	}
+}
+
+/* Widens [*lo, *hi] by the extents of keys [l, r) of x, one by one. */
+static void
+keys_extent(const struct launch_index *x, size_t l, size_t r, int64_t *lo,
+    int64_t *hi)
+{
+	for (size_t k = l; k < r; k++) {
+		*lo = min64(*lo, x->a[k].start_ns);
+		*hi = max64(*hi, x->a[k].end_ns);
 	}
 }
 
@@ -281,7 +296,7 @@ static int
 launch_extent(const struct launch_index *x, int64_t a_ns, int64_t b_ns,
     size_t *from, int64_t *start_ns, int64_t *end_ns)
 {
-	size_t l, r;
+	size_t l, r, lb, rb;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 
 	if (x->n == 0)
@@ -289,21 +304,29 @@ launch_extent(const struct launch_index *x, int64_t a_ns, int64_t b_ns,
 	*from = launch_lower_bound(x, a_ns, *from);
 	if (b_ns <= a_ns)
 		return 0;
-	l = *from + x->n;
-	r = launch_lower_bound(x, b_ns, *from) + x->n;
+	l = *from;
+	r = launch_lower_bound(x, b_ns, *from);
 	if (l >= r)
 		return 0;
-	/* Bottom-up segment tree: [l, r) over the leaves. */
-	for (; l < r; l >>= 1, r >>= 1) {
-		if (l & 1) {
-			lo = min64(lo, node_min(x, l));
-			hi = max64(hi, node_max(x, l));
-			l++;
-		}
-		if (r & 1) {
-			r--;
-			lo = min64(lo, node_min(x, r));
-			hi = max64(hi, node_max(x, r));
+	lb = l / LAUNCH_BLOCK + (l % LAUNCH_BLOCK != 0);   /* first whole block */
+	rb = r / LAUNCH_BLOCK;                             /* past the last */
+	if (lb >= rb) {
+		keys_extent(x, l, r, &lo, &hi);
+	} else {
+		keys_extent(x, l, lb * LAUNCH_BLOCK, &lo, &hi);
+		keys_extent(x, rb * LAUNCH_BLOCK, r, &lo, &hi);
+		/* Bottom-up segment tree: blocks [lb, rb) over the leaves. */
+		for (lb += x->nb, rb += x->nb; lb < rb; lb >>= 1, rb >>= 1) {
+			if (lb & 1) {
+				lo = min64(lo, x->tmin[lb]);
+				hi = max64(hi, x->tmax[lb]);
+				lb++;
+			}
+			if (rb & 1) {
+				rb--;
+				lo = min64(lo, x->tmin[rb]);
+				hi = max64(hi, x->tmax[rb]);
+			}
 		}
 	}
 	*start_ns = lo;
