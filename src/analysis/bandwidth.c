@@ -150,25 +150,51 @@ bandwidth_factor(enum coll_type c, int64_t n)
 	}
 }
 
+/*
+ * The first entry of links whose match is a word of device_name, or NULL.
+ * Every collective of a device asks with the same name, so the last
+ * answer is kept (per thread: ranks are analysed on several), keyed by the
+ * name's bytes.
+ */
+static const struct link *
+link_of(const char *device_name)
+{
+	static _Thread_local char last[64];
+	static _Thread_local const struct link *last_link;
+	static _Thread_local int have_last;
+	const struct link *found = NULL;
+	size_t len = strlen(device_name);
+
+	if (have_last && strcmp(last, device_name) == 0)
+		return last_link;
+	for (size_t i = 0; i < sizeof links / sizeof links[0] && found == NULL; i++)
+		if (match_word(device_name, links[i].match, MATCH_LEFT | MATCH_RIGHT))
+			found = &links[i];
+	if (len < sizeof last) {
+		memcpy(last, device_name, len + 1);
+		last_link = found;
+		have_last = 1;
+	}
+	return found;
+}
+
 double
 bandwidth_expected(const char *device_name, size_t node_gpus, int64_t n,
     const char **link)
 {
+	const struct link *l;
+	double g;
+
 	*link = NULL;
 	if (device_name == NULL || n < 2 || node_gpus < 2 || (uint64_t)n > node_gpus)
 		return -1;
-	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
-		const struct link *l = &links[i];
-		double g = l->gbps;
-
-		if (!match_word(device_name, l->match, MATCH_LEFT | MATCH_RIGHT))
-			continue;
-		if (l->per_peer > 0 && l->per_peer * (double)(n - 1) < g)
-			g = l->per_peer * (double)(n - 1);
-		*link = l->name;
-		return g;
-	}
-	return -1;
+	if ((l = link_of(device_name)) == NULL)
+		return -1;
+	g = l->gbps;
+	if (l->per_peer > 0 && l->per_peer * (double)(n - 1) < g)
+		g = l->per_peer * (double)(n - 1);
+	*link = l->name;
+	return g;
 }
 
 void
