@@ -78,7 +78,6 @@ compare(const char *path, const char *mode, const struct trace *a,
 		SAME(flows[i].cat, "flow cat", i);
 		SAME(flows[i].ph, "flow ph", i);
 		SAME(flows[i].enclosing, "flow bp", i);
-		SAME(flows[i].event, "flow event", i);
 	}
 	SAME(ntracks, "track count", 0);
 	for (size_t i = 0; i < a->ntracks; i++) {

@@ -205,7 +205,6 @@ flow_add(struct trace *t, struct flow *f, int ph, int64_t pid,
 	f->cat = cat;
 	f->ph = (uint8_t)ph;
 	f->enclosing = bp != NULL && strcmp(bp, "e") == 0;
-	f->event = EV_NONE;
 	trace_add_flow(t, f);
 }
 

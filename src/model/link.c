@@ -175,23 +175,26 @@ link_flows(struct trace *t)
 	uint32_t *buf = NULL, *order;
 	size_t cap = 0;
 
+	/* the pairs' order first: it reads the times, which binding replaces */
+	order = xmalloc((t->nflows ? t->nflows : 1) * sizeof *order);
+	for (size_t i = 0; i < t->nflows; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, t->nflows, sizeof *order, flow_order, t->flows);
 	for (size_t i = 0; i < t->nflows; i++) {
 		struct flow *f = &t->flows[i];
+		uint32_t ev;
 
 		if (f->ph == 'f' && !f->enclosing)
-			f->event = bind_next(t, f->track, f->ts_ns);
+			ev = bind_next(t, f->track, f->ts_ns);
 		else
-			f->event = bind_enclosing(t, f->track, f->ts_ns, &buf, &cap);
-		if (f->event == EV_NONE)
+			ev = bind_enclosing(t, f->track, f->ts_ns, &buf, &cap);
+		f->event = ev;          /* its time is not read again */
+		if (ev == EV_NONE)
 			t->warn.unbound_flows++;
 	}
 	free(buf);
 
 	/* ac2g pairs link activity that its correlation did not. */
-	order = xmalloc((t->nflows ? t->nflows : 1) * sizeof *order);
-	for (size_t i = 0; i < t->nflows; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, t->nflows, sizeof *order, flow_order, t->flows);
 	for (size_t i = 0; i < t->nflows;) {
 		size_t j = i;
 		uint32_t cpu = EV_NONE;
