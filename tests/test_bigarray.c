@@ -15,6 +15,26 @@ item(uint32_t g, size_t i)
 	return (uint32_t)(i * 2654435761u) ^ g;
 }
 
+/*
+ * The first growth takes BIGARRAY_FIRST bytes at once (no small blocks left
+ * behind in malloc's heap); later ones double, as xgrow() does.
+ */
+Test(bigarray, first_growth_takes_a_megabyte)
+{
+	uint64_t *v = NULL;
+	size_t cap = 0, first = BIGARRAY_FIRST / sizeof *v;
+
+	bigarray_grow(&v, &cap, 1, sizeof *v);
+	cr_assert_eq(cap, first, "first capacity %zu, want %zu", cap, first);
+	v[0] = 7;
+	bigarray_grow(&v, &cap, first, sizeof *v);
+	cr_assert_eq(cap, first, "grown within its capacity");
+	bigarray_grow(&v, &cap, first + 1, sizeof *v);
+	cr_assert_eq(cap, 2 * first);
+	cr_assert_eq(v[0], 7);
+	bigarray_free(v, cap, sizeof *v);
+}
+
 /* Appended one by one past BIGARRAY_MIN: every item still there. */
 Test(bigarray, appends_keep_every_item)
 {

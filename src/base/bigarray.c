@@ -95,8 +95,14 @@ bigarray_resize(void *pp, size_t *cap, size_t n, size_t elem)
 void
 bigarray_grow(void *pp, size_t *cap, size_t need, size_t elem)
 {
-	if (need > *cap)
-		bigarray_resize(pp, cap, xgrow_cap(*cap, need), elem);
+	size_t c;
+
+	if (need <= *cap)
+		return;
+	c = xgrow_cap(*cap, need);
+	if (elem > 0 && c < BIGARRAY_FIRST / elem)
+		c = BIGARRAY_FIRST / elem;
+	bigarray_resize(pp, cap, c, elem);
 }
 
 void

@@ -25,12 +25,26 @@
 
 #include <stddef.h>
 
-/* From this many bytes an array is a mapping of its own. */
-#define BIGARRAY_MIN ((size_t)4 << 20)
+/*
+ * From this many bytes an array is a mapping of its own.  Below, in small
+ * pages: a huge page is resident in full once touched, so each array
+ * wastes a MB on average at its end, which a file read in 16 chunks paid
+ * 16 times for each such array (30 MB more at the peak at 1 GB).
+ */
+#define BIGARRAY_MIN ((size_t)16 << 20)
+/*
+ * An array's first capacity, in bytes.  Grown from a few records, the
+ * blocks it outgrew below malloc's mapping threshold (1 MB, main.c) would
+ * stay in malloc's heap, written and free: about a MB an array, which 64
+ * chunks loading at once paid 64 times for each (60 MB at 1 GB).  From a
+ * MB malloc maps a block apart, and pages not yet written take no memory.
+ */
+#define BIGARRAY_FIRST ((size_t)1 << 20)
 
 /*
  * Grows *pp (elem-byte items, capacity *cap) to hold at least need items,
- * doubling as xgrow() does, so appends are amortised O(1).
+ * doubling as xgrow() does, so appends are amortised O(1); to at least
+ * BIGARRAY_FIRST bytes the first time.
  */
 void bigarray_grow(void *pp, size_t *cap, size_t need, size_t elem);
 /* Sets the capacity of *pp to exactly n items, keeping the first n. */
