@@ -105,7 +105,7 @@ gz_next_member(struct reader *rd)
 		n += rd->z.avail_in;
 		rd->z.avail_in = 0;
 	}
-	rd->t->warn.trailing_bytes += n;
+	rd->gz_trailing += n;
 	rd->z_done = 1;
 	return 0;
 }

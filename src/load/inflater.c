@@ -16,7 +16,7 @@
  * With more than one thread, gzip data is inflated by a thread of its own
  * into a ring of blocks that rd_read() copies from, so inflating overlaps
  * decoding.  Only the inflater touches the zlib state and what rd_gz_read()
- * sets (bad, badmsg, gz_cut, raw_read, warn.trailing_bytes) until it has
+ * sets (bad, badmsg, gz_cut, raw_read, gz_trailing) until it has
  * delivered the end; the reader looks at those only after it has seen the
  * end (or stopped the inflater).
  */

@@ -528,6 +528,8 @@ load_trace_fd(struct trace *t, int fd, const char *path,
 	inflater_stop(&rd);
 	taker_stop(&rd);
 	chunk_abandon(&rd);
+	/* rd is the reader that read to the end (chunks.c: it took theirs) */
+	t->warn.trailing_bytes += rd.gz_trailing;
 	rd_release(&rd);
 	if (rc < 0) {
 		trace_free(t);

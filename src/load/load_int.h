@@ -68,6 +68,11 @@ struct reader {
 	int z_ready;            /* inflateInit2() done */
 	int z_done;             /* the gzip data ended (or broke): no more output */
 	int gz_cut;             /* it ended inside a member: the file was cut short */
+	uint64_t gz_trailing;   /* bytes after the last member: the trace's
+	                           trailing_bytes once this reader read to the
+	                           end (not its own trace's: a reader before a
+	                           gzip chunk inflates past the chunk's start,
+	                           maybe to the end, as the chunk does) */
 	unsigned char *in;      /* compressed input; z.next_in points into it */
 	int in_eof;
 	uint64_t raw_read;      /* bytes read from the file */
