@@ -26,12 +26,14 @@
 #include <stddef.h>
 
 /*
- * From this many bytes an array is a mapping of its own.  Below, in small
- * pages: a huge page is resident in full once touched, so each array
- * wastes a MB on average at its end, which a file read in 16 chunks paid
- * 16 times for each such array (30 MB more at the peak at 1 GB).
+ * From this many bytes an array is a mapping of its own, in huge pages.
+ * A huge page is resident in full once touched, so each such array wastes
+ * a MB on average at its end, which a file read in 16 chunks pays 16 times
+ * for each (30 MB more at the peak at 1 GB than in two).  16 MB here saved
+ * that, but a file read in two chunks took a third more page faults, each
+ * dear on a virtual machine (37 K against 53 K at 1 GB): kept at 4 MB.
  */
-#define BIGARRAY_MIN ((size_t)16 << 20)
+#define BIGARRAY_MIN ((size_t)4 << 20)
 /*
  * An array's first capacity, in bytes.  Grown from a few records, the
  * blocks it outgrew below malloc's mapping threshold (1 MB, main.c) would
