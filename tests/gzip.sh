@@ -81,6 +81,16 @@ b = bytearray(whole); b[-8] ^= 1; put('bad-crc', bytes(b))
 b = bytearray(whole); b[-1] ^= 1; put('bad-isize', bytes(b))
 PY
 
+# same NAME A B: passes when the two outputs are the same, else shows the diff
+same() {
+	if [ "$2" = "$3" ]; then pass "$1"; else
+		fail "$1"
+		printf '%s\n' "$2" >"$tmp/a"
+		printf '%s\n' "$3" >"$tmp/b"
+		diff "$tmp/a" "$tmp/b" | head -n 20 | sed 's/^/# /'
+	fi
+}
+
 nfiles=0
 for f in "$tmp"/gz/*.json.gz; do
 	nfiles=$((nfiles + 1))
@@ -89,24 +99,12 @@ for f in "$tmp"/gz/*.json.gz; do
 		    --format=json --no-cache "$f" 2>&1; echo "rc=$?")
 		b=$(GANTTY_LOAD_THREADS=$th "$GANTTY" --report --format=json \
 		    --no-cache "$f" 2>&1; echo "rc=$?")
-		name="$(basename "$f"), $th thread(s): ISA-L reads what zlib reads"
-		if [ "$a" = "$b" ]; then pass "$name"; else
-			fail "$name"
-			printf '%s\n' "$a" >"$tmp/a"
-			printf '%s\n' "$b" >"$tmp/b"
-			diff "$tmp/a" "$tmp/b" | head -n 20 | sed 's/^/# /'
-		fi
+		same "$(basename "$f"), $th thread(s): ISA-L reads what zlib reads" "$a" "$b"
 		[ "$th" = 1 ] || continue
 		# in two chunks at once (chunks.c), where ISA-L inflates: the same
 		c=$(GANTTY_LOAD_THREADS=2 GANTTY_SPLIT_MIN=1 "$GANTTY" --report \
 		    --format=json --no-cache "$f" 2>&1; echo "rc=$?")
-		name="$(basename "$f"), two chunks: what one reader reads"
-		if [ "$b" = "$c" ]; then pass "$name"; else
-			fail "$name"
-			printf '%s\n' "$b" >"$tmp/a"
-			printf '%s\n' "$c" >"$tmp/b"
-			diff "$tmp/a" "$tmp/b" | head -n 20 | sed 's/^/# /'
-		fi
+		same "$(basename "$f"), two chunks: what one reader reads" "$b" "$c"
 	done
 done
 [ "$nfiles" -gt 100 ] && pass "$nfiles gzip files compared" || fail "only $nfiles gzip files"
