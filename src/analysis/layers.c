@@ -177,6 +177,17 @@ in_launch_index(const struct ctx *c, const struct event *e, int comm_only)
 	return !(c->linked && e->link == EV_NONE);
 }
 
+/* Widens [*lo, *hi] by the extents of keys [l, r) of x, one by one. */
+static void
+keys_extent(const struct launch_index *x, size_t l, size_t r, int64_t *lo,
+    int64_t *hi)
+{
+	for (size_t k = l; k < r; k++) {
+		*lo = min64(*lo, x->a[k].start_ns);
+		*hi = max64(*hi, x->a[k].end_ns);
+	}
+}
+
 /*
  * Builds x from the device's activities (only its collectives when
  * comm_only): linked ones by launch time when c->linked, else all by their
@@ -230,25 +241,12 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 
 		x->tmin[x->nb + b] = INT64_MAX;
 		x->tmax[x->nb + b] = INT64_MIN;
-		for (size_t k = b * LAUNCH_BLOCK; k < end; k++) {
-			x->tmin[x->nb + b] = min64(x->tmin[x->nb + b], x->a[k].start_ns);
-			x->tmax[x->nb + b] = max64(x->tmax[x->nb + b], x->a[k].end_ns);
-		}
+		keys_extent(x, b * LAUNCH_BLOCK, end, &x->tmin[x->nb + b],
+		    &x->tmax[x->nb + b]);
 	}
 	for (size_t i = x->nb - 1; i >= 1; i--) {
 		x->tmin[i] = min64(x->tmin[2 * i], x->tmin[2 * i + 1]);
 		x->tmax[i] = max64(x->tmax[2 * i], x->tmax[2 * i + 1]);
-	}
-}
-
-/* Widens [*lo, *hi] by the extents of keys [l, r) of x, one by one. */
-static void
-keys_extent(const struct launch_index *x, size_t l, size_t r, int64_t *lo,
-    int64_t *hi)
-{
-	for (size_t k = l; k < r; k++) {
-		*lo = min64(*lo, x->a[k].start_ns);
-		*hi = max64(*hi, x->a[k].end_ns);
 	}
 }
 
