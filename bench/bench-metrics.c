@@ -66,6 +66,7 @@ build(struct trace *t, size_t n)
 		int s = (int)(next() % 10);
 		struct event ev, launch;
 		struct event_args a;
+		struct args_rec rec;
 
 		s = s < 5 ? 0 : s < 7 ? 1 : s < 9 ? 2 : 3;
 		memset(&a, 0, sizeof a);
@@ -83,10 +84,10 @@ build(struct trace *t, size_t n)
 		ev.track = streams[s];
 		ev.cat = s == 3 ? memcpy_cat : kernel;
 		ev.cls = s == 2 ? CLASS_COMM : s == 3 ? CLASS_MEMORY : CLASS_COMPUTE;
-		ev.flags = EVF_ACTIVITY;
+		ev.flags = 0;
 		ev.link = EV_NONE;
-		ev.args = trace_add_args(t, &a, &ARG_NUMS_NONE);
-		trace_add_event(t, &ev);
+		rec = trace_make_args(t, &a, &ARG_NUMS_NONE);
+		trace_add_event(t, &ev, &rec);
 		launch = ev;
 		launch.ts_ns = ev.ts_ns - 5000 - (int64_t)(next() % 5000);
 		launch.dur_ns = 3000;
@@ -96,8 +97,8 @@ build(struct trace *t, size_t n)
 		launch.flags = 0;
 		a.device = -1;
 		a.stream = -1;
-		launch.args = trace_add_args(t, &a, &ARG_NUMS_NONE);
-		trace_add_event(t, &launch);
+		rec = trace_make_args(t, &a, &ARG_NUMS_NONE);
+		trace_add_event(t, &launch, &rec);
 	}
 	trace_finalize(t);
 }
@@ -152,7 +153,7 @@ naive(const struct trace *t, int64_t a, int64_t b, int64_t out[3])
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
 
-		if (!(e->flags & EVF_ACTIVITY) || e->ts_ns >= b || event_end(e) <= a)
+		if (!event_is_activity(e) || e->ts_ns >= b || event_end(e) <= a)
 			continue;
 		v[n].s = e->ts_ns;
 		v[n].e = event_end(e);

@@ -62,14 +62,14 @@ analyse_and_report(struct trace *t, const struct analysis_opts *o, int copies)
 static void
 same_model(const struct trace *a, const struct trace *b)
 {
-	if (a->nevents != b->nevents || a->nargs != b->nargs ||
+	if (a->nevents != b->nevents ||
 	    a->nnums != b->nnums || a->ncomms != b->ncomms ||
 	    a->ntracks != b->ntracks || a->strs.count != b->strs.count ||
 	    a->objects != b->objects || a->flow_count != b->flow_count ||
 	    memcmp(&a->warn, &b->warn, sizeof a->warn) != 0 ||
 	    (a->nevents > 0 && memcmp(a->events, b->events,
 	    a->nevents * sizeof *a->events) != 0) ||
-	    (a->nargs > 0 && memcmp(a->args, b->args, a->nargs * sizeof *a->args) != 0) ||
+	    (a->nevents > 0 && memcmp(a->args, b->args, a->nevents * sizeof *a->args) != 0) ||
 	    (a->nnums > 0 && memcmp(a->nums, b->nums, a->nnums * sizeof *a->nums) != 0) ||
 	    a->nseqs != b->nseqs ||
 	    (a->nseqs > 0 && memcmp(a->seqs, b->seqs, a->nseqs * sizeof *a->seqs) != 0) ||

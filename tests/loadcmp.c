@@ -54,8 +54,7 @@ compare(const char *path, const char *mode, const struct trace *a,
 	SAME(nevents, "event count", 0);
 	if (a->nevents > 0 && memcmp(a->events, b->events, a->nevents * sizeof *a->events) != 0)
 		return differ(path, mode, "events", 0);
-	SAME(nargs, "args count", 0);
-	if (a->nargs > 0 && memcmp(a->args, b->args, a->nargs * sizeof *a->args) != 0)
+	if (a->nevents > 0 && memcmp(a->args, b->args, a->nevents * sizeof *a->args) != 0)
 		return differ(path, mode, "args", 0);
 	SAME(nwide, "wide args count", 0);
 	if (a->nwide > 0 && memcmp(a->wide, b->wide, a->nwide * sizeof *a->wide) != 0)

@@ -107,7 +107,7 @@ check_lists(const struct trace *t)
 		uint64_t n = 0;
 
 		for (size_t i = 0; i < t->nevents; i++)
-			n += t->events[i].cat == c && t->events[i].ph == 'X' &&
+			n += t->events[i].cat == c && event_ph(&t->events[i]) == 'X' &&
 			    !(t->events[i].flags & EVF_FROM_BE);
 		cr_assert_eq(t->cat_slices[c], n, "category %zu", c);
 	}
@@ -119,8 +119,8 @@ check_lists(const struct trace *t)
 		enum cat_kind kind = (enum cat_kind)t->cat_kinds[e->cat];
 		int in[TRACE_LISTS], alloc;
 
-		act += (e->flags & EVF_ACTIVITY) != 0;
-		linked += (e->flags & EVF_ACTIVITY) && e->link != EV_NONE;
+		act += event_is_activity(e) != 0;
+		linked += event_is_activity(e) && e->link != EV_NONE;
 		in[LIST_FLOP_OPS] = a != NULL && a->external_id != ID_NONE &&
 		    trace_args_flops(t, a) > 0 &&
 		    t->tracks[e->track].kind == TRACK_CPU;
@@ -129,7 +129,7 @@ check_lists(const struct trace *t)
 		alloc = strcmp(name, "cudaMalloc") == 0 ||
 		    strcmp(name, "cudaMallocAsync") == 0 ||
 		    strcmp(name, "cudaFree") == 0 || strcmp(name, "cudaFreeAsync") == 0;
-		in[LIST_ALLOC_CALLS] = alloc && e->ph == 'X' &&
+		in[LIST_ALLOC_CALLS] = alloc && event_ph(e) == 'X' &&
 		    (kind == CAT_CUDA_RUNTIME || kind == CAT_CUDA_DRIVER);
 		cr_assert_eq((e->flags & EVF_FREE_CALL) != 0,
 		    in[LIST_ALLOC_CALLS] && strncmp(name, "cudaFree", 8) == 0,

@@ -134,9 +134,8 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 	}
 	cr_assert_eq(a->nevents, b->nevents);
 	cr_assert(same_bytes(a->events, b->events, a->nevents * sizeof *a->events));
-	cr_assert_eq(a->nargs, b->nargs);
 	cr_assert_eq(a->nwide, b->nwide);
-	for (size_t i = 0; i < a->nargs; i++) {
+	for (size_t i = 0; i < a->nevents; i++) {
 		struct event_args xb, yb, *x = &xb, *y = &yb;
 
 		trace_args_at(a, (uint32_t)i, x);
@@ -480,6 +479,10 @@ Test(cache, forged_indices_are_range_checked)
 	uint8_t big8 = 0xff;
 	int64_t neg = -5, huge = INT64_MAX;
 	int16_t neg16 = -2;
+	uint8_t big24[3] = { 0xff, 0xff, 0xff };
+	uint16_t cat_past = TRACE_CATS_MAX;     /* with cls 0 */
+	/* no args, but nums */
+	struct { uint32_t nums; int16_t device, stream; } none_nums = { 5, ARGS_NONE, -1 };
 	/* an args record's nums, device and stream: wide, pointing past the wide ones */
 	struct { uint32_t nums; int16_t device, stream; } wide_past = { 0x7fffffff, ARGS_WIDE, -1 };
 	char *path = copy_in("share/example.json.gz", "example.json.gz");
@@ -509,12 +512,12 @@ Test(cache, forged_indices_are_range_checked)
 #define TR(i, f) (l.tracks + (i) * sizeof(struct track) + offsetof(struct track, f))
 #define FORGE(what, off, v) forge(what, good, len, off, &(v), sizeof(v), path, &k, file)
 	FORGE("event name", EV(3, name), big);
-	FORGE("event track", EV(3, track), big);
-	FORGE("event args", EV(3, args), big);
+	/* the bit-fields: track and flags in the word after link, then
+	   depth, and cat with cls (little-endian, low bits first) */
+	FORGE("event track", EV(3, link) + 4, big24);
 	FORGE("event link", EV(3, link), big);
-	FORGE("event category", EV(3, cat), big16);
-	FORGE("event class", EV(3, cls), big8);
-	FORGE("event depth", EV(3, depth), big16);
+	FORGE("event category", EV(3, link) + 10, cat_past);
+	FORGE("event depth", EV(3, link) + 8, big16);
 	FORGE("event duration", EV(3, dur_ns), neg);
 	FORGE("event time", EV(3, ts_ns), huge);
 	FORGE("track first", TR(0, first), big);
@@ -528,6 +531,7 @@ Test(cache, forged_indices_are_range_checked)
 	cr_assert_gt(h.nseqs, 0, "the example's ops have sequence numbers");
 	FORGE("args seqs", l.args + offsetof(struct args_rec, nums), bigseq);
 	FORGE("args device", l.args + offsetof(struct args_rec, device), neg16);
+	FORGE("args none", l.args + offsetof(struct args_rec, nums), none_nums);
 	cr_assert_gt(h.nwide, 0, "the example's NCCL kernels have wide args");
 	FORGE("args wide", l.args + offsetof(struct args_rec, nums), wide_past);
 	FORGE("args comm", l.wide + offsetof(struct event_args, comm), big);
@@ -595,7 +599,7 @@ Test(cache, forged_indices_are_range_checked)
 		    world = TRACE_WORLD_MAX + 1, rank = (int64_t)TRACE_RANK_MAX + 1,
 		    min = INT64_MIN;
 		uint64_t many = h.nevents + 1;
-		uint16_t flags = 0x8000;
+		uint8_t flags = EVF_INSTANT | EVF_COUNTER;     /* two phases */
 
 		FORGE("start time", offsetof(struct cache_header, start_ns), early);
 		FORGE("start time beyond 2^62", offsetof(struct cache_header, start_ns), min);
@@ -609,7 +613,7 @@ Test(cache, forged_indices_are_range_checked)
 		FORGE("activity count", offsetof(struct cache_header, nactivities), many);
 		FORGE("linked count", offsetof(struct cache_header, nlinked), many);
 		FORGE("comm rule count", offsetof(struct cache_header, comm_rules), many);
-		FORGE("event flags", EV(3, flags), flags);
+		FORGE("event flags", EV(3, link) + 7, flags);
 		FORGE("track device", TR(0, device), neg);
 		if (h.ncats > 0)
 			FORGE("category count", l.cat_slices, many);

@@ -73,7 +73,7 @@ by_corr(const struct trace *t, int corr)
 		struct event_args a_buf;
 		const struct event_args *a = trace_args(t, e, &a_buf);
 
-		if ((e->flags & EVF_ACTIVITY) && a != NULL && a->correlation == corr)
+		if (event_is_activity(e) && a != NULL && a->correlation == corr)
 			return e;
 	}
 	cr_assert_fail("no kernel with correlation %d", corr);

@@ -115,7 +115,7 @@ Test(load, object_form_model)
 	gemm = find_event(&t, "sm90_gemm");
 	launch = find_event(&t, "cudaLaunchKernel");
 	cr_assert_eq(gemm->cls, CLASS_COMPUTE);
-	cr_assert(gemm->flags & EVF_ACTIVITY);
+	cr_assert(event_is_activity(gemm));
 	cr_assert_eq(gemm->ts_ns, INT64_C(1692998837430001));
 	cr_assert_eq(gemm->dur_ns, 100250);
 	cr_assert_eq(&t.events[gemm->link], launch, "kernel links to its launch");
@@ -141,7 +141,7 @@ Test(load, object_form_model)
 	ann = find_event(&t, "ProfilerStep#1");
 	cr_assert_eq(ann->cls, CLASS_NONE);
 	cr_assert(ann->flags & EVF_ANNOTATION);
-	cr_assert_not(ann->flags & EVF_ACTIVITY);
+	cr_assert_not(event_is_activity(ann));
 	mem = find_event(&t, "[memory]");
 	cr_assert(mem->flags & EVF_INSTANT);
 	cr_assert_eq(mem->dur_ns, 0);
@@ -481,6 +481,20 @@ nums_are(const struct trace *t, uint32_t i, size_t j)
 	    memcmp(&got, &want, sizeof got) == 0;
 }
 
+/* Appends a CPU event with args a and nums n; returns its index. */
+static uint32_t
+add_args(struct trace *t, const struct event_args *a, const struct arg_nums *n)
+{
+	struct event ev;
+	struct args_rec r = trace_make_args(t, a, n);
+
+	memset(&ev, 0, sizeof ev);
+	ev.track = trace_track(t, 1, NULL, 1, NULL);
+	ev.cat = trace_category(t, "cpu_op", 6);
+	ev.link = EV_NONE;
+	return trace_add_event(t, &ev, &r);
+}
+
 Test(load, args_narrow_and_wide_keep_every_value)
 {
 	static const int64_t ids[] = { ID_NONE, 0, 1, 4294967294, 4294967295,
@@ -509,7 +523,7 @@ Test(load, args_narrow_and_wide_keep_every_value)
 			a->nums = 12345;        /* ignored */
 			struct arg_nums nums = nums_for(n[k]);
 
-			cr_assert_eq(trace_add_args(&t[k], a, &nums), n[k]);
+			cr_assert_eq(add_args(&t[k], a, &nums), n[k]);
 			n[k]++;
 		}
 		/* each value of each field, the others fitting */
@@ -528,7 +542,7 @@ Test(load, args_narrow_and_wide_keep_every_value)
 					a->stream = small[v];
 				struct arg_nums nums = nums_for(n[k]);
 
-				cr_assert_eq(trace_add_args(&t[k], a, &nums), n[k]);
+				cr_assert_eq(add_args(&t[k], a, &nums), n[k]);
 				n[k]++;
 			}
 		}
@@ -554,7 +568,7 @@ Test(load, args_narrow_and_wide_keep_every_value)
 	}
 	/* merged: the second trace's records, wide ones and nums renumbered */
 	cr_assert_eq(trace_merge(&t[0], &t[1]), 0);
-	cr_assert_eq(t[0].nargs, n[0] + n[1]);
+	cr_assert_eq(t[0].nevents, n[0] + n[1]);
 	for (size_t i = 0; i < n[0] + n[1]; i++) {
 		const struct event_args *w = i < n[0] ? &want[0][i] : &want[1][i - n[0]];
 
@@ -566,6 +580,91 @@ Test(load, args_narrow_and_wide_keep_every_value)
 	}
 	trace_free(&t[0]);
 	trace_free(&t[1]);
+}
+
+/* An event without args reads none; one whose args are all absent reads them. */
+Test(load, no_args_differ_from_absent_ones)
+{
+	struct trace t;
+	struct event_args absent = { ID_NONE, ID_NONE, -1, -1, EV_NONE, EV_NONE };
+	struct event_args buf, got;
+	struct event ev;
+	uint32_t i, j;
+
+	trace_init(&t, "none");
+	i = add_args(&t, &absent, &ARG_NUMS_NONE);
+	memset(&ev, 0, sizeof ev);
+	ev.track = t.events[i].track;
+	ev.cat = t.events[i].cat;
+	ev.link = EV_NONE;
+	j = trace_add_event(&t, &ev, &ARGS_REC_NONE);
+	cr_assert_not_null(trace_args(&t, &t.events[i], &buf));
+	cr_assert_null(trace_args(&t, &t.events[j], &buf));
+	trace_args_at(&t, j, &got);
+	cr_assert(same_args(&got, &absent));
+	cr_assert_eq(got.nums, EV_NONE);
+	trace_free(&t);
+}
+
+/*
+ * The args stay with their events when trace_finalize() groups them by
+ * track and sorts each track by time: event k of a shuffled trace has
+ * correlation k's on both tracks, split or not.
+ */
+Test(load, args_follow_their_events_through_the_sort)
+{
+	struct trace t;
+	const size_t n = 3000;
+
+	trace_init(&t, "sort");
+	for (size_t m = 0; m < n; m++) {
+		size_t k = (m * 7919) % n;      /* a permutation of 0..n */
+		struct event_args a = { (int64_t)k, ID_NONE, -1, -1, EV_NONE, EV_NONE };
+		struct event ev;
+		struct args_rec r = trace_make_args(&t, &a, &ARG_NUMS_NONE);
+
+		memset(&ev, 0, sizeof ev);
+		ev.ts_ns = (int64_t)k * 10;
+		ev.dur_ns = 5;
+		ev.name = strtab_intern(&t.strs, "op", 2);
+		ev.track = trace_track(&t, 1, NULL, (int64_t)(k % 3), NULL);
+		ev.cat = trace_category(&t, "cpu_op", 6);
+		ev.link = EV_NONE;
+		cr_assert_neq(trace_add_event(&t, &ev, k % 5 ? &r : &ARGS_REC_NONE),
+		    EV_NONE);
+	}
+	trace_finalize(&t);
+	cr_assert_eq(t.nevents, n);
+	for (size_t i = 0; i < n; i++) {
+		struct event_args buf;
+		const struct event_args *a = trace_args(&t, &t.events[i], &buf);
+		int64_t k = t.events[i].ts_ns / 10;
+
+		cr_assert_eq(t.events[i].track, (uint32_t)(k % 3));
+		if (k % 5 == 0)
+			cr_assert_null(a, "event %zu", i);
+		else
+			cr_assert(a != NULL && a->correlation == k, "event %zu", i);
+	}
+	trace_free(&t);
+}
+
+/* Categories beyond the most a trace holds fold into the last one. */
+Test(load, categories_beyond_the_most_fold_into_the_last)
+{
+	struct trace t;
+	char name[32];
+
+	trace_init(&t, "cats");
+	for (int i = 0; i < TRACE_CATS_MAX + 5; i++) {
+		int len = snprintf(name, sizeof name, "c%d", i);
+		uint16_t c = trace_category(&t, name, (size_t)len);
+
+		cr_assert_eq(c, i < TRACE_CATS_MAX ? i : TRACE_CATS_MAX - 1, "%s", name);
+	}
+	cr_assert_eq(t.ncats, TRACE_CATS_MAX);
+	cr_assert_eq(trace_category(&t, "c7", 2), 7);
+	trace_free(&t);
 }
 
 /* ---- progress, read in chunks --------------------------------------- */

@@ -59,17 +59,13 @@ b_event(struct builder *b, uint32_t track, const char *category,
 	ev.dur_ns = dur_ns;
 	ev.name = strtab_intern(&b->t.strs, name, strlen(name));
 	ev.track = track;
-	ev.args = EV_NONE;
 	ev.link = EV_NONE;
 	ev.cat = trace_category(&b->t, category, strlen(category));
-	ev.ph = 'X';
 	ev.cls = (uint8_t)trace_classify(kind);
-	if (ev.cls != CLASS_NONE)
-		ev.flags = EVF_ACTIVITY;
 	return ev;
 }
 
-static uint32_t
+static struct args_rec
 b_args(struct builder *b, int64_t corr, int32_t device)
 {
 	struct event_args a;
@@ -80,7 +76,7 @@ b_args(struct builder *b, int64_t corr, int32_t device)
 	a.device = device;
 	a.stream = -1;
 	a.comm = EV_NONE;
-	return trace_add_args(&b->t, &a, &ARG_NUMS_NONE);
+	return trace_make_args(&b->t, &a, &ARG_NUMS_NONE);
 }
 
 /*
@@ -96,22 +92,24 @@ b_act(struct builder *b, int64_t pid, int64_t tid, const char *category,
 	uint32_t track = trace_track(&b->t, pid, NULL, tid, NULL);
 	struct event ev = b_event(b, track, category, name, ts_ns, dur_ns);
 	int64_t corr = ID_NONE;
+	struct args_rec r = ARGS_REC_NONE;
 
-	cr_assert(ev.flags & EVF_ACTIVITY, "%s/%s is no activity", category, name);
+	cr_assert(event_is_activity(&ev), "%s/%s is no activity", category, name);
 	if (launch_ts != NO_LAUNCH)
 		corr = b->next_corr++;
 	if (launch_ts != NO_LAUNCH && launch_ts != DANGLING) {
 		struct event l = b_event(b, b->cpu, "cuda_runtime",
 		    "cudaLaunchKernel", launch_ts, 3);
 
-		l.args = b_args(b, corr, -1);
-		cr_assert_neq(trace_add_event(&b->t, &l), EV_NONE);
+		r = b_args(b, corr, -1);
+		cr_assert_neq(trace_add_event(&b->t, &l, &r), EV_NONE);
 	} else if (launch_ts == DANGLING) {
 		corr += INT64_C(1) << 40;       /* nobody has it */
 	}
+	r = ARGS_REC_NONE;
 	if (corr != ID_NONE || device >= 0)
-		ev.args = b_args(b, corr, device);
-	cr_assert_neq(trace_add_event(&b->t, &ev), EV_NONE);
+		r = b_args(b, corr, device);
+	cr_assert_neq(trace_add_event(&b->t, &ev, &r), EV_NONE);
 }
 
 static void
@@ -163,7 +161,7 @@ struct oracle {
 static int
 oracle_is_act(const struct oracle *o, const struct event *e)
 {
-	return (e->flags & EVF_ACTIVITY) && trace_event_device(o->t, e) == o->device;
+	return event_is_activity(e) && trace_event_device(o->t, e) == o->device;
 }
 
 /*
@@ -398,7 +396,7 @@ brute_top_kernels(const struct trace *t, int32_t device, int64_t a, int64_t b,
 		int64_t lo, hi;
 		size_t j;
 
-		if (!(e->flags & EVF_ACTIVITY) || trace_event_device(t, e) != device)
+		if (!event_is_activity(e) || trace_event_device(t, e) != device)
 			continue;
 		if (e->dur_ns == 0 ? !(a <= e->ts_ns && e->ts_ns < b) :
 		    !(e->ts_ns < b && event_end(e) > a))
@@ -630,7 +628,7 @@ check_acts(const struct metrics *d)
 	for (uint32_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
 
-		if (!(e->flags & EVF_ACTIVITY) || trace_event_device(t, e) != d->device)
+		if (!event_is_activity(e) || trace_event_device(t, e) != d->device)
 			continue;
 		if (n == 0 || e->ts_ns < first)
 			first = e->ts_ns;
@@ -644,7 +642,7 @@ check_acts(const struct metrics *d)
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 
-		cr_assert(e->flags & EVF_ACTIVITY);
+		cr_assert(event_is_activity(e));
 		cr_assert_eq(trace_event_device(t, e), d->device);
 		if (i > 0) {
 			const struct event *p = &t->events[d->acts[i - 1]];
@@ -1395,7 +1393,7 @@ Test(metrics, scale_one_million, .timeout = 600)
 	ivset_intersect(&sec.comm_comp, &sec.comm->busy, &sec.comp);
 	sec.linked = xreallocarray(NULL, (size_t)n, sizeof *sec.linked);
 	for (uint32_t i = 0; i < b.t.nevents; i++)
-		if ((b.t.events[i].flags & EVF_ACTIVITY) &&
+		if (event_is_activity(&b.t.events[i]) &&
 		    b.t.events[i].link != EV_NONE) {
 			sec.linked[sec.nlinked][0] = b.t.events[i].ts_ns;
 			sec.linked[sec.nlinked][1] = i;

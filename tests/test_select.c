@@ -111,7 +111,7 @@ oracle_depth(const struct trace *t, uint32_t ev)
 	for (uint32_t k = tr->first; k < ev; k++) {
 		const struct event *p = &t->events[k];
 
-		if (p->ph == 'X' && p->dur_ns > 0 && event_end(p) > e->ts_ns &&
+		if (event_ph(p) == 'X' && p->dur_ns > 0 && event_end(p) > e->ts_ns &&
 		    t->cat_kinds[p->cat] != CAT_PYTHON_FUNCTION)
 			d++;
 	}
@@ -130,7 +130,7 @@ Test(lanes, python_frames_fold_away)
 	for (uint32_t i = 0; i < t->nevents; i++) {
 		const struct event *e = &t->events[i];
 
-		if (t->tracks[e->track].kind != TRACK_CPU || e->ph != 'X')
+		if (t->tracks[e->track].kind != TRACK_CPU || event_ph(e) != 'X')
 			continue;
 		if (t->cat_kinds[e->cat] == CAT_PYTHON_FUNCTION)
 			cr_assert_eq(view_cpu_depth(&f.v, t, i), -1, "%s shown",

@@ -20,6 +20,9 @@ cat(struct trace *t, const char *name)
 	return trace_category(t, name, strlen(name));
 }
 
+/* add()'s flag for a GPU activity (its class is set from its category) */
+#define T_ACTIVITY (1 << 8)
+
 /* Appends one event the way the loader would. */
 static void
 add(struct trace *t, uint32_t track, const char *category, const char *name,
@@ -32,22 +35,20 @@ add(struct trace *t, uint32_t track, const char *category, const char *name,
 	ev.dur_ns = dur_ns;
 	ev.name = strtab_intern(&t->strs, name, strlen(name));
 	ev.track = track;
-	ev.args = EV_NONE;
 	ev.link = EV_NONE;
 	ev.cat = cat(t, category);
-	ev.ph = flags & EVF_INSTANT ? 'i' : flags & EVF_COUNTER ? 'C' : 'X';
-	ev.flags = flags;
-	if (flags & EVF_ACTIVITY)
+	ev.flags = flags & ~T_ACTIVITY;
+	if (flags & T_ACTIVITY)
 		ev.cls = strcmp(category, "kernel") == 0 ? CLASS_COMPUTE :
 		    CLASS_MEMORY;
-	cr_assert_neq(trace_add_event(t, &ev), EV_NONE);
+	cr_assert_neq(trace_add_event(t, &ev, &ARGS_REC_NONE), EV_NONE);
 }
 
 static void
 add_kernel(struct trace *t, uint32_t track, const char *name, int64_t ts_ns,
     int64_t dur_ns)
 {
-	add(t, track, "kernel", name, ts_ns, dur_ns, EVF_ACTIVITY);
+	add(t, track, "kernel", name, ts_ns, dur_ns, T_ACTIVITY);
 }
 
 static void
@@ -146,7 +147,7 @@ Test(track, gpu_rows_and_annotations)
 	add_kernel(&t, k, "K1", 0, 10);
 	add_kernel(&t, k, "K2", 5, 10);         /* [5, 15): overlaps K1 */
 	add_kernel(&t, k, "K3", 12, 8);         /* [12, 20): row 0 is free */
-	add(&t, k, "gpu_memcpy", "M", 30, 10, EVF_ACTIVITY);
+	add(&t, k, "gpu_memcpy", "M", 30, 10, T_ACTIVITY);
 	add_annotation(&t, k, "A1", 0, 50);
 	add_annotation(&t, k, "A2", 2, 6);
 	add_annotation(&t, k, "A3", 3, 1);
@@ -364,7 +365,7 @@ Test(track, random_tracks_against_brute_force)
 			for (uint32_t i = 0; i < tr->count; i++) {
 				if (ev[i].depth > maxd)
 					maxd = ev[i].depth;
-				if (ev[i].flags & EVF_ACTIVITY) {
+				if (event_is_activity(&ev[i])) {
 					activity++;
 					if (ev[i].depth > maxrow)
 						maxrow = ev[i].depth;
@@ -389,11 +390,11 @@ Test(track, random_tracks_against_brute_force)
 				for (uint32_t i = 0; i < tr->count; i++) {
 					bool taken[64] = { false };
 
-					if (!(ev[i].flags & EVF_ACTIVITY))
+					if (!event_is_activity(&ev[i]))
 						continue;
 					cr_assert_lt(ev[i].depth, 64);
 					for (uint32_t j = 0; j < i; j++)
-						if ((ev[j].flags & EVF_ACTIVITY) &&
+						if (event_is_activity(&ev[j]) &&
 						    event_end(&ev[j]) > ev[i].ts_ns)
 							taken[ev[j].depth] = true;
 					cr_assert_not(taken[ev[i].depth],

@@ -654,7 +654,7 @@ rule_sync(struct list *l, const struct ctx *c)
 		const struct event *e = &t->events[sel[j]];
 		int64_t after;
 
-		if (!(e->flags & EVF_SYNC) || e->ph != 'X' ||
+		if (!(e->flags & EVF_SYNC) || event_ph(e) != 'X' ||
 		    e->dur_ns < FINDINGS_SYNC_MIN_NS || !in_steps(c, e->ts_ns))
 			continue;
 		after = idle_after(c, event_end(e));
@@ -783,7 +783,7 @@ rule_dataloader(struct list *l, const struct ctx *c)
 		const struct event *e = &t->events[sel[j]];
 		int64_t x, y;
 
-		if (e->ph != 'X' || (e->flags & EVF_ACTIVITY) ||
+		if (event_ph(e) != 'X' || event_is_activity(e) ||
 		    t->tracks[e->track].kind != TRACK_CPU)
 			continue;
 		x = e->ts_ns < c->c0 ? c->c0 : e->ts_ns;
@@ -1123,14 +1123,14 @@ is_bmm_name(const char *name, const void *arg)
 static int
 is_op_in(const struct ctx *c, const struct event *e)
 {
-	return e->ph == 'X' && c->t->cat_kinds[e->cat] == CAT_CPU_OP &&
+	return event_ph(e) == 'X' && c->t->cat_kinds[e->cat] == CAT_CPU_OP &&
 	    e->ts_ns >= c->c0 && e->ts_ns < c->c1;
 }
 
 static int
 is_bmm(const struct trace *t, const struct event *e)
 {
-	return e->ph == 'X' && t->cat_kinds[e->cat] == CAT_CPU_OP &&
+	return event_ph(e) == 'X' && t->cat_kinds[e->cat] == CAT_CPU_OP &&
 	    is_bmm_name(trace_str(t, e->name), NULL);
 }
 
@@ -1181,7 +1181,7 @@ rule_attention(struct list *l, const struct ctx *c)
 	for (size_t j = 0; j < nsel; j++) {
 		const struct event *e = &t->events[sel[j]];
 
-		if (((e->flags & EVF_ACTIVITY) && e->cls == CLASS_COMPUTE &&
+		if ((event_is_activity(e) && e->cls == CLASS_COMPUTE &&
 		    trace_event_device(t, e) == d->device && e->ts_ns >= c->w0 &&
 		    e->ts_ns < c->w1) || is_op_in(c, e)) {
 			free(sel);

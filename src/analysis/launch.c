@@ -41,12 +41,12 @@ launch_context(const struct trace *t, const struct layer *layers,
 	out->launch = out->op = out->module = EV_NONE;
 	out->layer = -1;
 	around = ev;
-	if (e->flags & EVF_ACTIVITY) {
+	if (event_is_activity(e)) {
 		if (e->link == EV_NONE || e->link >= t->nevents)
 			return;
 		around = out->launch = e->link;
 	} else if (e->link != EV_NONE && e->link < t->nevents &&
-	    (t->events[e->link].flags & EVF_ACTIVITY)) {
+	    event_is_activity(&t->events[e->link])) {
 		out->launch = ev;       /* a launch call: the context of itself */
 	}
 	at = &t->events[around];
@@ -58,7 +58,7 @@ launch_context(const struct trace *t, const struct layer *layers,
 			uint32_t k = tr->first + buf[i];
 			const struct event *p = &t->events[k];
 
-			if (k == around || p->ph != 'X' || p->ts_ns > at->ts_ns ||
+			if (k == around || event_ph(p) != 'X' || p->ts_ns > at->ts_ns ||
 			    event_end(p) < event_end(at) || p->depth >= at->depth)
 				continue;
 			if (kind_of(t, p) == CAT_CPU_OP && p->depth > op_depth) {
@@ -111,7 +111,7 @@ launch_kernels(const struct trace *t, uint32_t ev, struct launched *out)
 	memset(out, 0, sizeof *out);
 	for (int i = 0; i < LAUNCH_TOP; i++)
 		out->top[i] = EV_NONE;
-	if ((e->flags & EVF_ACTIVITY) || tr->kind != TRACK_CPU)
+	if (event_is_activity(e) || tr->kind != TRACK_CPU)
 		return;
 	end = (uint32_t)trace_track_lower_bound(t, tr, event_end(e) + (e->dur_ns == 0));
 	/* the events after ev in track order start inside it until its end */
@@ -128,7 +128,7 @@ launch_kernels(const struct trace *t, uint32_t ev, struct launched *out)
 		if (c->link == EV_NONE || c->link >= t->nevents)
 			continue;
 		g = &t->events[c->link];
-		if (!(g->flags & EVF_ACTIVITY))
+		if (!event_is_activity(g))
 			continue;
 		out->kernels++;
 		out->gpu_ns += g->dur_ns;

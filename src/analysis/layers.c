@@ -137,7 +137,7 @@ cpu_slices_named(const struct ctx *c, int (*test)(const char *, const void *),
 		const struct event *e = &t->events[(*out)[j]];
 
 		trace_prefetch(t, *out, j, n);
-		if (e->ph == 'X' && t->tracks[e->track].kind == TRACK_CPU)
+		if (event_ph(e) == 'X' && t->tracks[e->track].kind == TRACK_CPU)
 			(*out)[k++] = (*out)[j];
 	}
 	return k;
@@ -1155,7 +1155,7 @@ module_backward(struct ctx *c, struct mod_span *s, size_t n)
 		const struct event_args *a = trace_args(t, e, &a_buf);
 		int64_t seq;
 
-		if (a == NULL || a->nums == EV_NONE || e->ph != 'X' ||
+		if (a == NULL || a->nums == EV_NONE || event_ph(e) != 'X' ||
 		    (seq = trace_args_nums(t, a).seq) < 0 ||
 		    t->tracks[e->track].kind != TRACK_CPU)
 			continue;

@@ -94,13 +94,13 @@ memory_build(struct memory *m, const struct trace *t, int32_t device)
 	for (size_t j = 0; j < n; j++) {
 		const struct event *e = &t->events[ev[j]];
 		struct event_args a_buf;
-		const struct event_args *a = &a_buf;
+		const struct event_args *a;
 		struct arg_nums nums;
 
 		trace_prefetch_args(t, ev, j, n);
-		if (!(e->flags & EVF_INSTANT) || e->args == EV_NONE)
+		if (!(e->flags & EVF_INSTANT) ||
+		    (a = trace_args(t, e, &a_buf)) == NULL)
 			continue;
-		trace_args_at(t, e->args, &a_buf);
 		if (a->device != device)
 			continue;
 		nums = trace_args_nums(t, a);

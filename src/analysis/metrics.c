@@ -56,7 +56,7 @@ static inline int
 is_device_activity(const struct trace *t, const struct track *tr,
     const struct event *e, int32_t device)
 {
-	if (!(e->flags & EVF_ACTIVITY))
+	if (!event_is_activity(e))
 		return 0;
 	if (tr->flags & TRACK_ONE_DEVICE)
 		return tr->device == device;
@@ -355,7 +355,7 @@ metrics_build(struct metrics *d, const struct trace *t, int32_t device,
 		if (i == 0 || event_end(e) > d->last_ns)
 			d->last_ns = event_end(e);
 		ivset_add(&d->all, e->ts_ns, event_end(e));
-		if (e->cls >= CLASS_COMPUTE && e->cls <= CLASS_MEMORY)
+		if (e->cls >= CLASS_COMPUTE)
 			ivset_add(set[e->cls], e->ts_ns, event_end(e));
 	}
 	for (int c = 0; c < 4; c++)

@@ -2,8 +2,8 @@
  * metrics — the numbers of SPEC §3 for any window of one (rank, device).
  *
  * A struct metrics is built once per (trace, device) from the trace's GPU
- * activity (events with EVF_ACTIVITY whose trace_event_device() is the
- * device, on any stream).  It holds the disjoint unions
+ * activity (events that event_is_activity() and whose trace_event_device()
+ * is the device, on any stream).  It holds the disjoint unions
  *
  *   comp = U_comp, comm = U_comm, mem = U_mem, all = comp ∪ comm ∪ mem,
  *   exposed = comm \ comp,

@@ -128,7 +128,7 @@ annotations(const struct trace *t, struct step **out)
 		for (size_t j = 0; j < m; j++) {
 			const struct event *e = &t->events[ev[j]];
 
-			if (e->ph != 'X' || t->tracks[e->track].kind != TRACK_CPU)
+			if (event_ph(e) != 'X' || t->tracks[e->track].kind != TRACK_CPU)
 				continue;
 			xgrow(&s, &cap, n + 1, sizeof *s);
 			memset(&s[n], 0, sizeof s[n]);

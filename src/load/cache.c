@@ -34,7 +34,7 @@
  * them must be added there too, and CACHE_FORMAT_VERSION bumped.  These
  * make such a change fail the build here rather than lose the field.
  */
-_Static_assert(sizeof(struct event) == 40, "struct event changed: see cache.c");
+_Static_assert(sizeof(struct event) == 32, "struct event changed: see cache.c");
 _Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see cache.c");
 _Static_assert(sizeof(struct args_rec) == 16, "struct args_rec changed: see cache.c");
 _Static_assert(sizeof(struct arg_nums) == 24, "struct arg_nums changed: see cache.c");
@@ -479,7 +479,8 @@ validate(const struct trace *t, char *why, size_t whysize)
 	int64_t first_ns = INT64_MAX, last_ns = INT64_MIN;
 
 	CHECK(nstr >= 1 && t->strs.lens[0] == 0, "string 0");
-	CHECK(t->ncats <= (size_t)UINT16_MAX + 1, "category count");
+	CHECK(t->ncats <= TRACE_CATS_MAX && t->ntracks <= TRACE_TRACKS_MAX,
+	    "category and track counts");
 	CHECK(t->dist_backend < nstr, "backend name");
 	for (size_t i = 0; i < t->ncats; i++)
 		CHECK(t->cats[i] < nstr && t->cat_kinds[i] <= CAT_KNOWN_OTHER, "category");
@@ -493,11 +494,13 @@ validate(const struct trace *t, char *why, size_t whysize)
 		CHECK(c->collective < nstr && c->pg_name < nstr && c->dtype < nstr,
 		    "comm strings");
 	}
-	for (size_t i = 0; i < t->nargs; i++) {
+	for (size_t i = 0; i < t->nevents; i++) {
 		const struct args_rec *a = &t->args[i];
 
 		if (a->device == ARGS_WIDE)
 			CHECK(a->nums < t->nwide, "args wide");
+		else if (a->device == ARGS_NONE)
+			CHECK(memcmp(a, &ARGS_REC_NONE, sizeof *a) == 0, "args none");
 		else {
 			CHECK(a->device >= -1 && a->stream >= -1, "args device");
 			CHECK(nums_ok(t, a->nums), "args nums");
@@ -529,16 +532,15 @@ validate(const struct trace *t, char *why, size_t whysize)
 
 			CHECK(e->track == i && e->depth < tr->rows, "track events");
 			CHECK(e->name < nstr && e->cat < t->ncats, "event index");
-			CHECK(e->args == EV_NONE || e->args < t->nargs, "event args");
 			CHECK(e->link == EV_NONE || e->link < t->nevents, "event link");
-			CHECK(e->cls <= CLASS_MEMORY, "event class");
-			CHECK(e->ph == 'X' || e->ph == 'i' || e->ph == 'C', "event phase");
+			CHECK((~e->flags & (EVF_INSTANT | EVF_COUNTER)) != 0 &&
+			    (event_ph(e) == 'X' || e->cls == CLASS_NONE),
+			    "event phase");
 			/* Both ends lie within +-TRACE_TIME_MAX (the length may not). */
 			CHECK(e->dur_ns >= 0 && in_time(e->ts_ns) &&
 			    e->dur_ns <= TRACE_TIME_MAX - e->ts_ns, "event time");
 			CHECK(j == tr->first || e->ts_ns >= e[-1].ts_ns, "event order");
-			CHECK((e->flags & ~(unsigned)0x1ff) == 0, "event flags");
-			activities += (e->flags & EVF_ACTIVITY) != 0;
+			activities += event_is_activity(e) != 0;
 			if (e->ts_ns < first_ns)
 				first_ns = e->ts_ns;
 			if (event_end(e) > last_ns)
@@ -606,7 +608,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
 
 	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
-	    h->nargs <= UINT32_MAX && h->nwide <= h->nargs && h->nnums <= h->nargs && h->nseqs <= h->nargs && h->ncomms <= UINT32_MAX &&
+	    h->nargs == h->nevents && h->nwide <= h->nargs && h->nnums <= h->nargs && h->nseqs <= h->nargs && h->ncomms <= UINT32_MAX &&
 	    h->ntracks <= UINT32_MAX, "counts");
 	lens = r_array(r, h->nstrs, sizeof *lens);
 	blob = r_array(r, h->strbytes, 1);
@@ -623,7 +625,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	t->events = r_array(r, h->nevents, sizeof *t->events);
 	t->nevents = t->events_cap = h->nevents;
 	t->args = r_array(r, h->nargs, sizeof *t->args);
-	t->nargs = t->args_cap = h->nargs;
+	t->args_cap = h->nargs;
 	t->wide = r_array(r, h->nwide, sizeof *t->wide);
 	t->nwide = t->wide_cap = h->nwide;
 	t->nums = r_array(r, h->nnums, sizeof *t->nums);

@@ -211,7 +211,7 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 		w_put(w, st->strs[id], (size_t)st->lens[id] + 1);
 	w_pad(w);
 	w_put(w, t->events, t->nevents * sizeof *t->events);
-	w_put(w, t->args, t->nargs * sizeof *t->args);
+	w_put(w, t->args, t->nevents * sizeof *t->args);
 	w_put(w, t->wide, t->nwide * sizeof *t->wide);
 	w_put(w, t->nums, t->nnums * sizeof *t->nums);
 	w_put(w, t->seqs, t->nseqs * sizeof *t->seqs);
@@ -358,7 +358,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	for (uint32_t id = 0; id < t->strs.count; id++)
 		h.strbytes += (uint64_t)t->strs.lens[id] + 1;
 	h.nevents = t->nevents;
-	h.nargs = t->nargs;
+	h.nargs = t->nevents;       /* one each */
 	h.nwide = t->nwide;
 	h.nnums = t->nnums;
 	h.nseqs = t->nseqs;

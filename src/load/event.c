@@ -127,8 +127,9 @@ src_intern(const struct arg_src *s, int field)
 	    jv_intern(s->t, &s->f[field]);
 }
 
-/* Keeps what the analysis needs from an args object; its index or EV_NONE. */
-uint32_t
+/* Keeps what the analysis needs from an args object: its record, or
+ * ARGS_REC_NONE. */
+struct args_rec
 args_take(const struct arg_src *s, int is_memory)
 {
 	struct trace *t = s->t;
@@ -191,7 +192,7 @@ args_take(const struct arg_src *s, int is_memory)
 		a.comm = trace_add_comm(t, &c);
 		any = 1;
 	}
-	return any ? trace_add_args(t, &a, &nums) : EV_NONE;
+	return any ? trace_make_args(t, &a, &nums) : ARGS_REC_NONE;
 }
 
 /* Adds the flow endpoint f (its id set) with the rest of its fields. */
@@ -255,14 +256,10 @@ event_fill(struct trace *t, struct event *ev, int ph, int dur_r, int64_t dur,
 	ev->name = name_id;
 	ev->cat = cat;
 	ev->link = EV_NONE;
-	ev->ph = ph == 'X' || ph == 'B' ? 'X' : 'i';
 	if (ph == 'i' || ph == 'I')
 		ev->flags |= EVF_INSTANT;
-	if (ph == 'X') {
+	if (ph == 'X')
 		ev->cls = cls;
-		if (ev->cls != CLASS_NONE)
-			ev->flags |= EVF_ACTIVITY;
-	}
 	if (kind == CAT_GPU_ANNOTATION)
 		ev->flags |= EVF_ANNOTATION;
 	if (kind == CAT_CUDA_RUNTIME && strstr(name, "Synchronize") != NULL)
@@ -270,13 +267,14 @@ event_fill(struct trace *t, struct event *ev, int ph, int dur_r, int64_t dur,
 	return (ev->flags & EVF_INSTANT) && strcmp(name, "[memory]") == 0;
 }
 
-/* Adds ev (its args taken): opens it for a 'B', else appends it. */
+/* Adds ev with its args r: opens it for a 'B', else appends it. */
 void
-event_add(struct trace *t, const struct event *ev, int ph)
+event_add(struct trace *t, const struct event *ev, const struct args_rec *r,
+    int ph)
 {
 	if (ph == 'B')
-		trace_begin(t, ev);
-	else if (trace_add_event(t, ev) == EV_NONE)
+		trace_begin(t, ev, r);
+	else if (trace_add_event(t, ev, r) == EV_NONE)
 		t->warn.too_many_events++;
 }
 

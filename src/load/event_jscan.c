@@ -160,13 +160,13 @@ jv_intern(struct trace *t, const struct jval *v)
 }
 
 /* take_args() for jscan's fields */
-static uint32_t
+static struct args_rec
 take_jscan_args(struct trace *t, const struct jval *f, int is_memory)
 {
 	struct arg_src src = { t, NULL, f };
 
 	if (f[JF_ARGS].type != JV_OBJECT)
-		return EV_NONE;
+		return ARGS_REC_NONE;
 	/* jscan declined integers beyond int64 in args: nothing to count */
 	return args_take(&src, is_memory);
 }
@@ -255,6 +255,7 @@ event_jscan_take(struct trace *t, const struct jval *f)
 	uint32_t name_id;
 	enum cat_kind kind;
 	struct event ev;
+	struct args_rec args;
 
 	t->objects++;
 	name = jv_str(&f[JF_NAME], &name_len);
@@ -290,8 +291,8 @@ event_jscan_take(struct trace *t, const struct jval *f)
 	name_id = trace_intern(t, name, name_len);
 	memory = event_fill(t, &ev, ph, dur_r, dur, name_id, name, cat, kind,
 	    ph == 'X' ? (uint8_t)trace_classify(kind) : CLASS_NONE);
-	ev.args = take_jscan_args(t, f, memory);
-	event_add(t, &ev, ph);
+	args = take_jscan_args(t, f, memory);
+	event_add(t, &ev, &args, ph);
 	return 1;
 }
 

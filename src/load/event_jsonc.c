@@ -150,14 +150,14 @@ event_intern_arg(struct trace *t, json_object *args, const char *key)
 	return s ? trace_intern(t, s, len) : 0;
 }
 
-/* Keeps what the analysis needs from args; returns its index or EV_NONE. */
-static uint32_t
+/* Keeps what the analysis needs from args: their record, or ARGS_REC_NONE. */
+static struct args_rec
 take_args(struct trace *t, json_object *args, int is_memory)
 {
 	struct arg_src src = { t, args, NULL };
 
 	if (args == NULL || !json_object_is_type(args, json_type_object))
-		return EV_NONE;
+		return ARGS_REC_NONE;
 	/* json-c saturates integers beyond int64; count them where they are. */
 	json_object_object_foreach(args, key, val) {
 		(void)key;
@@ -197,6 +197,7 @@ take_counter(struct trace *t, json_object *obj, const char *name,
 	nkeys = json_object_object_length(args);
 	json_object_object_foreach(args, key, val) {
 		struct event ev;
+		struct args_rec rec;
 		struct event_args a;
 		struct arg_nums nums;
 		uint32_t tr;
@@ -221,11 +222,10 @@ take_counter(struct trace *t, json_object *obj, const char *name,
 		ev.name = trace_intern(t, label, strlen(label));
 		ev.track = tr;
 		ev.cat = cat;
-		ev.ph = 'C';
 		ev.flags = EVF_COUNTER;
 		ev.link = EV_NONE;
-		ev.args = trace_add_args(t, &a, &nums);
-		if (trace_add_event(t, &ev) == EV_NONE)
+		rec = trace_make_args(t, &a, &nums);
+		if (trace_add_event(t, &ev, &rec) == EV_NONE)
 			t->warn.too_many_events++;
 	}
 }
@@ -300,6 +300,7 @@ event_jsonc_take(struct trace *t, json_object *obj)
 	uint16_t cat;
 	enum cat_kind kind;
 	struct event ev;
+	struct args_rec rec;
 	json_object *args = NULL;
 
 	if (obj == NULL || !json_object_is_type(obj, json_type_object)) {
@@ -359,8 +360,8 @@ event_jsonc_take(struct trace *t, json_object *obj)
 	    trace_intern(t, name, name_len), name, cat, kind,
 	    ph == 'X' ? (uint8_t)trace_classify(kind) : CLASS_NONE);
 	json_object_object_get_ex(obj, "args", &args);
-	ev.args = take_args(t, args, memory);
-	event_add(t, &ev, ph);
+	rec = take_args(t, args, memory);
+	event_add(t, &ev, &rec, ph);
 	return 1;
 }
 

@@ -203,7 +203,7 @@ int text_int(struct trace *t, const char *s, int64_t *out);
 int text_id(const char *s, int64_t *id);
 void event_count_bad_time(struct trace *t, int r);
 int64_t event_checked_dur(struct trace *t, int r, int64_t dur, int64_t ts);
-uint32_t args_take(const struct arg_src *s, int is_memory);
+struct args_rec args_take(const struct arg_src *s, int is_memory);
 void flow_add(struct trace *t, struct flow *f, int ph, int64_t pid,
     const char *pid_text, int64_t tid, const char *tid_text, int64_t ts,
     uint16_t cat, const char *bp);
@@ -214,7 +214,8 @@ int event_start(struct trace *t, struct event *ev, int ph, int64_t ts,
 int event_fill(struct trace *t, struct event *ev, int ph, int dur_r,
     int64_t dur, uint32_t name_id, const char *name, uint16_t cat,
     enum cat_kind kind, uint8_t cls);
-void event_add(struct trace *t, const struct event *ev, int ph);
+void event_add(struct trace *t, const struct event *ev,
+    const struct args_rec *r, int ph);
 
 /* ---- event_jsonc.c: the json-c decoder --------------------------------- */
 

@@ -266,7 +266,7 @@ comm_classify(struct trace *t, const regex_t *pattern)
 		struct event *e = &t->events[i];
 		enum comm_rule r;
 
-		if (!(e->flags & EVF_ACTIVITY) || t->cat_kinds[e->cat] != CAT_KERNEL)
+		if (!event_is_activity(e) || t->cat_kinds[e->cat] != CAT_KERNEL)
 			continue;
 		r = (enum comm_rule)(name_info(&c, e->name) >> NAME_RULE_SHIFT);
 		if (r == COMM_RULE_NONE && e->link != EV_NONE &&
@@ -274,13 +274,13 @@ comm_classify(struct trace *t, const regex_t *pattern)
 			r = COMM_RULE_CONTEXT;
 		e->cls = r != COMM_RULE_NONE ? CLASS_COMM : CLASS_COMPUTE;
 		t->comm_rules[r]++;
-		if (r != COMM_RULE_NONE && e->args != EV_NONE &&
+		if (r != COMM_RULE_NONE && t->args[i].device != ARGS_NONE &&
 		    e->link != EV_NONE) {
 			struct event_args a;
 
-			trace_args_at(t, e->args, &a);
+			trace_args_at(t, (uint32_t)i, &a);
 			if (a.comm == EV_NONE)
-				trace_args_set_comm(t, e->args,
+				trace_args_set_comm(t, (uint32_t)i,
 				    inherited(&c, e->link));
 		}
 	}

@@ -1,5 +1,5 @@
 /*
- * event — the records of the model: one timeline event (40 bytes), the
+ * event — the records of the model: one timeline event (32 bytes), the
  * arguments the analysis keeps for it, its communication arguments and the
  * flow endpoints that bind a launch to its GPU activity; the classes,
  * category kinds and flags that describe them.
@@ -92,33 +92,51 @@ enum cat_kind {
 	CAT_KNOWN_OTHER,        /* a category seen in Kineto traces with no role */
 };
 
-/* Event flags. */
+/*
+ * Event flags: 8 bits.  Whether an event is a GPU activity is its class
+ * (event_is_activity()); its phase is in the flags (event_ph()).
+ */
 enum {
-	EVF_ACTIVITY   = 1 << 0,  /* a GPU activity (cls != CLASS_NONE) */
-	EVF_ANNOTATION = 1 << 1,  /* a gpu_user_annotation */
-	EVF_INSTANT    = 1 << 2,  /* from an 'i'/'I' event, dur 0 */
-	EVF_COUNTER    = 1 << 3,  /* from a 'C' event, dur 0 */
-	EVF_FROM_BE    = 1 << 4,  /* built from a B/E pair */
-	EVF_UNCLOSED   = 1 << 5,  /* a B never closed: ends at the track's last end */
-	EVF_BAD_NEST   = 1 << 6,  /* overlaps its parent's end (improper nesting) */
-	EVF_SYNC       = 1 << 7,  /* a CUDA synchronisation call */
-	EVF_FREE_CALL  = 1 << 8,  /* of LIST_ALLOC_CALLS: cudaFree or cudaFreeAsync */
+	EVF_ANNOTATION = 1 << 0,  /* a gpu_user_annotation */
+	EVF_INSTANT    = 1 << 1,  /* from an 'i'/'I' event, dur 0 */
+	EVF_COUNTER    = 1 << 2,  /* from a 'C' event, dur 0 */
+	EVF_FROM_BE    = 1 << 3,  /* built from a B/E pair */
+	EVF_UNCLOSED   = 1 << 4,  /* a B never closed: ends at the track's last end */
+	EVF_BAD_NEST   = 1 << 5,  /* overlaps its parent's end (improper nesting) */
+	EVF_SYNC       = 1 << 6,  /* a CUDA synchronisation call */
+	EVF_FREE_CALL  = 1 << 7,  /* of LIST_ALLOC_CALLS: cudaFree or cudaFreeAsync */
 };
 
-/* One timeline event; 40 bytes. */
+/*
+ * The most tracks and categories a trace holds (the widths of their fields
+ * in struct event).  Beyond them, a new track or category is folded into
+ * the last one: no real trace comes near (a few hundred tracks, a few
+ * dozen categories).
+ */
+#define TRACE_TRACKS_MAX ((UINT32_C(1) << 24) - 1)
+#define TRACE_CATS_MAX ((1 << 14) - 1)
+
+/*
+ * One timeline event; 32 bytes.  Its arguments are trace->args[i] for the
+ * event i (trace_args()).
+ */
 struct event {
 	int64_t ts_ns;
 	int64_t dur_ns;         /* >= 0 */
 	uint32_t name;          /* strtab id */
-	uint32_t track;         /* index into trace->tracks */
-	uint32_t args;          /* index into trace->args, or EV_NONE */
 	uint32_t link;          /* GPU activity: its CPU launch; launch: its first GPU activity; else EV_NONE */
-	uint16_t cat;           /* index into trace->cats */
-	uint8_t ph;             /* 'X' (also for B/E pairs), 'i' or 'C' */
-	uint8_t cls;            /* enum event_class */
-	uint16_t depth;         /* CPU: nesting depth; GPU activity: sub-row; annotation: nesting depth */
-	uint16_t flags;         /* EVF_* */
+	uint32_t track : 24;    /* index into trace->tracks, < TRACE_TRACKS_MAX */
+	uint32_t flags : 8;     /* EVF_* */
+	uint32_t depth : 16;    /* CPU: nesting depth; GPU activity: sub-row; annotation: nesting depth */
+	uint32_t cat : 14;      /* index into trace->cats, < TRACE_CATS_MAX */
+	uint32_t cls : 2;       /* enum event_class */
 };
+
+/* Whether e is a GPU activity (kernel, memcpy, memset). */
+#define event_is_activity(e) ((e)->cls != CLASS_NONE)
+/* e's phase: 'X' (also for B/E pairs), 'i' or 'C'. */
+#define event_ph(e) ((e)->flags & EVF_INSTANT ? 'i' : \
+    (e)->flags & EVF_COUNTER ? 'C' : 'X')
 
 /*
  * The arguments the analysis needs, kept for events that carry any; 32
@@ -137,8 +155,9 @@ struct event_args {
 };
 
 /*
- * How the model stores an event's arguments (trace->args): 16 bytes where
- * struct event_args takes 32, for 99% of a Kineto trace's events.  The ids
+ * How the model stores an event's arguments (trace->args, one per event):
+ * 16 bytes where struct event_args takes 32, for 99% of a Kineto trace's
+ * events; an event with none has ARGS_REC_NONE (device ARGS_NONE).  The ids
  * are kept as uint32_t (ARGS_NO_ID when absent), device and stream as
  * int16_t (-1 when absent).  A record whose values do not fit, or that has
  * comm args, is wide: device is ARGS_WIDE and nums the index of its
@@ -150,11 +169,15 @@ struct args_rec {
 	uint32_t nums;          /* trace_args_nums()'s index (trace->nums,
 	                           trace->seqs) or EV_NONE; wide: index into
 	                           trace->wide */
-	int16_t device;         /* -1 if absent; ARGS_WIDE: a wide record */
+	int16_t device;         /* -1 if absent; ARGS_WIDE: a wide record;
+	                           ARGS_NONE: no args */
 	int16_t stream;         /* -1 if absent */
 };
 #define ARGS_NO_ID UINT32_MAX
 #define ARGS_WIDE INT16_MIN
+#define ARGS_NONE (INT16_MIN + 1)
+#define ARGS_REC_NONE \
+	((struct args_rec){ ARGS_NO_ID, ARGS_NO_ID, EV_NONE, ARGS_NONE, -1 })
 
 /* The rarer numeric arguments of an event. */
 struct arg_nums {

@@ -60,9 +60,9 @@ count_events(struct trace *t)
 		struct event_args a_buf;
 		const struct event_args *a;
 
-		if (e->ph == 'X' && !(e->flags & EVF_FROM_BE))
+		if (event_ph(e) == 'X' && !(e->flags & EVF_FROM_BE))
 			t->cat_slices[e->cat]++;
-		if (e->flags & EVF_ACTIVITY) {
+		if (event_is_activity(e)) {
 			t->nactivities++;
 			t->nlinked += e->link != EV_NONE;
 		}
@@ -75,7 +75,7 @@ count_events(struct trace *t)
 	cap = 0;
 	for (size_t j = 0; j < n; j++)
 		if ((t->events[ev[j]].flags & EVF_INSTANT) &&
-		    t->events[ev[j]].args != EV_NONE)
+		    t->args[ev[j]].device != ARGS_NONE)
 			list_add(t, LIST_MEMORY, &cap, ev[j]);
 	n = byname_select(&t->byname, &t->strs, is_alloc_name, NULL, &sel);
 	cap = 0;
@@ -83,7 +83,7 @@ count_events(struct trace *t)
 		struct event *e = &t->events[sel[j]];
 		uint8_t kind = t->cat_kinds[e->cat];
 
-		if (e->ph != 'X' ||
+		if (event_ph(e) != 'X' ||
 		    (kind != CAT_CUDA_RUNTIME && kind != CAT_CUDA_DRIVER))
 			continue;
 		if (strstr(trace_str(t, e->name), "Free") != NULL)

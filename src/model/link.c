@@ -69,7 +69,7 @@ link_correlations(struct trace *t)
 		struct event_args a_buf;
 		const struct event_args *a = trace_args(t, e, &a_buf);
 
-		if (a != NULL && a->correlation != ID_NONE && !(e->flags & EVF_ACTIVITY))
+		if (a != NULL && a->correlation != ID_NONE && !event_is_activity(e))
 			nlaunch++;
 	}
 	if (nlaunch == 0)
@@ -91,7 +91,7 @@ link_correlations(struct trace *t)
 			uint32_t *v;
 
 			if (a == NULL || a->correlation == ID_NONE ||
-			    (e->flags & (EVF_ACTIVITY | EVF_ANNOTATION)) ||
+			    (event_is_activity(e) || (e->flags & EVF_ANNOTATION)) ||
 			    t->tracks[e->track].kind == TRACK_GPU ||
 			    is_launch(t, e) != (pass == 0))
 				continue;
@@ -106,7 +106,7 @@ link_correlations(struct trace *t)
 		const struct event_args *a = trace_args(t, e, &a_buf);
 		uint32_t *v;
 
-		if (!(e->flags & EVF_ACTIVITY) || a == NULL ||
+		if (!event_is_activity(e) || a == NULL ||
 		    a->correlation == ID_NONE)
 			continue;
 		v = corr_lookup(&m, a->correlation, 0);
@@ -134,7 +134,7 @@ bind_enclosing(const struct trace *t, uint32_t track, int64_t ts,
 	itree_overlap(&tr->index, ev, ts, ts + 1, buf, &len, cap);
 	for (size_t i = 0; i < len; i++) {
 		const struct event *e = &ev[(*buf)[i]];
-		int score = e->depth + ((e->flags & EVF_ACTIVITY) ? 1 << 17 : 0);
+		int score = e->depth + (event_is_activity(e) ? 1 << 17 : 0);
 
 		if (e->flags & (EVF_INSTANT | EVF_COUNTER))
 			continue;
@@ -214,7 +214,7 @@ link_flows(struct trace *t)
 			if (t->cat_kinds[f->cat] != CAT_FLOW_AC2G || f->ph != 'f' ||
 			    f->event == EV_NONE)
 				continue;
-			if ((t->events[f->event].flags & EVF_ACTIVITY) &&
+			if (event_is_activity(&t->events[f->event]) &&
 			    t->events[f->event].link == EV_NONE)
 				set_link(t, f->event, cpu);
 		}

@@ -18,9 +18,15 @@ struct track_map {
 	size_t nslots;
 };
 
+/* An open B event and its args. */
+struct open_b {
+	struct event ev;
+	struct args_rec args;
+};
+
 /* Open B events per track, a stack each. */
 struct pending {
-	struct event *ev;
+	struct open_b *ev;
 	size_t n, cap;
 };
 
@@ -257,6 +263,8 @@ trace_track(struct trace *t, int64_t pid, const char *pid_text, int64_t tid,
 	idx = map_find(t, pid, pid_str, tid, tid_str);
 	if (idx != EV_NONE)
 		return idx;
+	if (t->ntracks == TRACE_TRACKS_MAX)     /* absurdly many: fold into the last */
+		return TRACE_TRACKS_MAX - 1;
 
 	idx = (uint32_t)t->ntracks;
 	xgrow(&t->tracks, &t->tracks_cap, t->ntracks + 1, sizeof *t->tracks);
@@ -342,8 +350,8 @@ trace_category(struct trace *t, const char *cat, size_t len)
 	for (size_t i = 0; i < t->ncats; i++)
 		if (t->cats[i] == id)
 			return (uint16_t)i;
-	if (t->ncats == UINT16_MAX)      /* absurdly many: fold into the last */
-		return UINT16_MAX - 1;
+	if (t->ncats == TRACE_CATS_MAX)  /* absurdly many: fold into the last */
+		return TRACE_CATS_MAX - 1;
 	xgrow(&t->cats, &t->cats_cap, t->ncats + 1, sizeof *t->cats);
 	t->cat_kinds = xreallocarray(t->cat_kinds, t->cats_cap,
 	    sizeof *t->cat_kinds);
@@ -367,7 +375,8 @@ trace_classify(enum cat_kind kind)
 }
 
 uint32_t
-trace_add_event(struct trace *t, const struct event *ev)
+trace_add_event(struct trace *t, const struct event *ev,
+    const struct args_rec *r)
 {
 	struct track *tr = &t->tracks[ev->track];
 	enum cat_kind kind = t->cat_kinds[ev->cat];
@@ -375,7 +384,9 @@ trace_add_event(struct trace *t, const struct event *ev)
 	if (t->nevents >= EV_NONE - 1)
 		return EV_NONE;         /* the index space is full: caller counts it */
 	bigarray_grow(&t->events, &t->events_cap, t->nevents + 1, sizeof *t->events);
+	bigarray_grow(&t->args, &t->args_cap, t->nevents + 1, sizeof *t->args);
 	t->events[t->nevents] = *ev;
+	t->args[t->nevents] = *r;
 	if (kind == CAT_KERNEL || kind == CAT_GPU_MEMCPY || kind == CAT_GPU_MEMSET ||
 	    kind == CAT_GPU_ANNOTATION) {
 		if (tr->kind != TRACK_GPU) {
@@ -394,10 +405,11 @@ id_fits(int64_t id)
 
 /*
  * Stores a in *r: narrow when it fits, else in trace->wide (the record a
- * wide *r already has, or a new one).
+ * wide *r already has when old, or a new one).
  */
 static void
-args_store(struct trace *t, struct args_rec *r, const struct event_args *a)
+args_store(struct trace *t, struct args_rec *r, int old,
+    const struct event_args *a)
 {
 	if (a->comm == EV_NONE && id_fits(a->correlation) &&
 	    id_fits(a->external_id) && a->device >= -1 &&
@@ -411,7 +423,7 @@ args_store(struct trace *t, struct args_rec *r, const struct event_args *a)
 		r->nums = a->nums;
 		return;
 	}
-	if (r >= t->args + t->nargs || r->device != ARGS_WIDE) {
+	if (!old || r->device != ARGS_WIDE) {
 		bigarray_grow(&t->wide, &t->wide_cap, t->nwide + 1, sizeof *t->wide);
 		r->nums = (uint32_t)t->nwide++;
 	}
@@ -421,13 +433,14 @@ args_store(struct trace *t, struct args_rec *r, const struct event_args *a)
 	r->stream = -1;
 }
 
-uint32_t
-trace_add_args(struct trace *t, const struct event_args *a,
+struct args_rec
+trace_make_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n)
 {
 	const struct arg_nums none = ARG_NUMS_NONE;
 	struct arg_nums seq_only = none;
 	struct event_args w = *a;
+	struct args_rec r;
 
 	seq_only.seq = n->seq;
 	w.nums = EV_NONE;
@@ -445,9 +458,8 @@ trace_add_args(struct trace *t, const struct event_args *a,
 		t->nums[t->nnums] = *n;
 		w.nums = (uint32_t)t->nnums++;
 	}
-	bigarray_grow(&t->args, &t->args_cap, t->nargs + 1, sizeof *t->args);
-	args_store(t, &t->args[t->nargs], &w);
-	return (uint32_t)t->nargs++;
+	args_store(t, &r, 0, &w);
+	return r;
 }
 
 void
@@ -457,7 +469,7 @@ trace_args_set_comm(struct trace *t, uint32_t i, uint32_t comm)
 
 	trace_args_at(t, i, &a);
 	a.comm = comm;
-	args_store(t, &t->args[i], &a);
+	args_store(t, &t->args[i], 1, &a);
 }
 
 uint32_t
@@ -492,13 +504,14 @@ pending_of(struct trace *t, uint32_t track)
 }
 
 void
-trace_begin(struct trace *t, const struct event *ev)
+trace_begin(struct trace *t, const struct event *ev, const struct args_rec *r)
 {
 	struct pending *p = pending_of(t, ev->track);
 
 	((struct private *)t->pending)->be_events++;
 	xgrow(&p->ev, &p->cap, p->n + 1, sizeof *p->ev);
-	p->ev[p->n++] = *ev;
+	p->ev[p->n].ev = *ev;
+	p->ev[p->n++].args = *r;
 }
 
 /*
@@ -524,17 +537,17 @@ void
 trace_end(struct trace *t, uint32_t track, int64_t ts_ns)
 {
 	struct pending *p = pending_of(t, track);
-	struct event ev;
+	struct open_b b;
 
 	((struct private *)t->pending)->be_events++;
 	if (p->n == 0) {
 		t->warn.unmatched_end++;
 		return;
 	}
-	ev = p->ev[--p->n];
-	ev.dur_ns = be_dur(t, ev.ts_ns, ts_ns);
-	ev.flags |= EVF_FROM_BE;
-	if (trace_add_event(t, &ev) == EV_NONE)
+	b = p->ev[--p->n];
+	b.ev.dur_ns = be_dur(t, b.ev.ts_ns, ts_ns);
+	b.ev.flags |= EVF_FROM_BE;
+	if (trace_add_event(t, &b.ev, &b.args) == EV_NONE)
 		t->warn.missing_fields++;
 }
 
@@ -574,7 +587,7 @@ merge_array(void **dstp, size_t *dstn, size_t *dstcap, void **srcp,
 struct merge_map {
 	const uint32_t *str, *track;
 	const uint16_t *cat;
-	size_t args, wide, nums, seqs, comms;
+	size_t wide, nums, seqs, comms;
 };
 
 /* A nums index (trace_args_nums()) of src's in dst. */
@@ -595,8 +608,6 @@ fix_event(void *rec, const void *ctx)
 	e->name = m->str[e->name];
 	e->track = m->track[e->track];
 	e->cat = m->cat[e->cat];
-	if (e->args != EV_NONE)
-		e->args += (uint32_t)m->args;
 }
 
 static void
@@ -607,7 +618,7 @@ fix_args(void *rec, const void *ctx)
 
 	if (r->device == ARGS_WIDE)
 		r->nums += (uint32_t)m->wide;
-	else
+	else if (r->device != ARGS_NONE)
 		r->nums = fix_nums(r->nums, m);
 }
 
@@ -646,22 +657,21 @@ fix_flow(void *rec, const void *ctx)
 int
 trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
 {
-	uint64_t ncats = dst->ncats, nevents = dst->nevents, nargs = dst->nargs;
+	uint64_t ncats = dst->ncats, nevents = dst->nevents;
 	uint64_t nwide = dst->nwide, nnums = dst->nnums, nseqs = dst->nseqs;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct private *sp = src[i]->pending;
 
-		if (sp->be_events > 0 || src[i]->ncats >= UINT16_MAX - 1)
+		if (sp->be_events > 0 || src[i]->ncats >= TRACE_CATS_MAX - 1)
 			return 0;
 		ncats += src[i]->ncats;
 		nevents += src[i]->nevents;
-		nargs += src[i]->nargs;
 		nwide += src[i]->nwide;
 		nnums += src[i]->nnums;
 		nseqs += src[i]->nseqs;
-		if (ncats >= UINT16_MAX - 1 || nevents >= EV_NONE - 1 ||
-		    nargs >= EV_NONE - 1 || nwide >= EV_NONE - 1 ||
+		if (ncats >= TRACE_CATS_MAX - 1 || nevents >= EV_NONE - 1 ||
+		    nwide >= EV_NONE - 1 ||
 		    nnums > NUMS_SEQ || nseqs >= NUMS_SEQ - 1)
 			return 0;
 	}
@@ -675,6 +685,7 @@ trace_merge(struct trace *dst, struct trace *src)
 	struct merge_map m;
 	uint32_t *str, *track;
 	uint16_t *cat;
+	size_t nargs;
 
 	if (!trace_merge_ok(dst, &src, 1))
 		return -1;
@@ -704,17 +715,17 @@ trace_merge(struct trace *dst, struct trace *src)
 	m.str = str;
 	m.track = track;
 	m.cat = cat;
-	m.args = dst->nargs;
 	m.wide = dst->nwide;
 	m.nums = dst->nnums;
 	m.seqs = dst->nseqs;
 	m.comms = dst->ncomms;
+	nargs = dst->nevents;
+	merge_array((void **)&dst->args, &nargs, &dst->args_cap,
+	    (void **)&src->args, &src->args_cap, src->nevents,
+	    sizeof *src->args, fix_args, &m);
 	merge_array((void **)&dst->events, &dst->nevents, &dst->events_cap,
 	    (void **)&src->events, &src->events_cap, src->nevents,
 	    sizeof *src->events, fix_event, &m);
-	merge_array((void **)&dst->args, &dst->nargs, &dst->args_cap,
-	    (void **)&src->args, &src->args_cap, src->nargs,
-	    sizeof *src->args, fix_args, &m);
 	merge_array((void **)&dst->wide, &dst->nwide, &dst->wide_cap,
 	    (void **)&src->wide, &src->wide_cap, src->nwide,
 	    sizeof *src->wide, fix_wide, &m);
@@ -730,7 +741,7 @@ trace_merge(struct trace *dst, struct trace *src)
 	merge_array((void **)&dst->flows, &dst->nflows, &dst->flows_cap,
 	    (void **)&src->flows, &src->flows_cap, src->nflows,
 	    sizeof *src->flows, fix_flow, &m);
-	src->nevents = src->nargs = src->nwide = src->nnums = src->nseqs =
+	src->nevents = src->nwide = src->nnums = src->nseqs =
 	    src->ncomms = src->nflows = 0;
 	for (size_t i = 0; i < sp->metas.n; i++) {
 		struct meta x = sp->metas.v[i];
@@ -815,14 +826,14 @@ close_pending(struct trace *t)
 		}
 		e = track_end[tr];
 		for (size_t i = pe->n; i-- > 0;) {
-			struct event ev = pe->ev[i];
+			struct open_b b = pe->ev[i];
 
-			if (ev.ts_ns > e)
-				e = ev.ts_ns;
-			ev.dur_ns = be_dur(t, ev.ts_ns, e);
-			ev.flags |= EVF_FROM_BE | EVF_UNCLOSED;
+			if (b.ev.ts_ns > e)
+				e = b.ev.ts_ns;
+			b.ev.dur_ns = be_dur(t, b.ev.ts_ns, e);
+			b.ev.flags |= EVF_FROM_BE | EVF_UNCLOSED;
 			t->warn.unmatched_begin++;
-			trace_add_event(t, &ev);
+			trace_add_event(t, &b.ev, &b.args);
 		}
 		pe->n = 0;
 	}
@@ -927,28 +938,33 @@ sort_tracks(struct trace *t)
 }
 
 /*
- * Applies order to ev[0..n) in place (ev[j] becomes ev[order[j]]), cycle
- * by cycle; order is left as the identity.
+ * Applies order to ev[0..n) and their args ar[0..n) in place (ev[j]
+ * becomes ev[order[j]]), cycle by cycle; order is left as the identity.
  */
 static void
-permute_events(struct event *ev, uint32_t *order, uint32_t n)
+permute_events(struct event *ev, struct args_rec *ar, uint32_t *order,
+    uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		struct event first;
+		struct args_rec first_args;
 		uint32_t j = i;
 
 		if (order[i] == i)
 			continue;
 		first = ev[i];
+		first_args = ar[i];
 		for (;;) {
 			uint32_t k = order[j];
 
 			order[j] = j;
 			if (k == i) {
 				ev[j] = first;
+				ar[j] = first_args;
 				break;
 			}
 			ev[j] = ev[k];
+			ar[j] = ar[k];
 			j = k;
 		}
 	}
@@ -958,41 +974,68 @@ permute_events(struct event *ev, uint32_t *order, uint32_t n)
 #define SORT_RELEASE_BYTES ((uintptr_t)2 << 20)
 
 /*
- * Replaces t->events by a copy grouped by track, each track's events in
- * file order (start[k]: where track k begins; a counting sort, O(n)).  The
- * old array is read once from start to end, one stream written per track,
- * and its pages are given back 2 MB at a time as they are passed, so the
- * peak memory stays about one array of events.
+ * Gives back the pages of an array being read from its start (at base)
+ * that lie wholly before p, from *gone on, SORT_RELEASE_BYTES at a time:
+ * whole huge pages (bigarray.h), so none is split.  A hint: may fail.
+ */
+static void
+release_passed(uintptr_t *gone, const void *p)
+{
+#ifdef MADV_DONTNEED
+	if ((uintptr_t)p >= *gone + SORT_RELEASE_BYTES) {
+		uintptr_t to = (uintptr_t)p & ~(SORT_RELEASE_BYTES - 1);
+
+		(void)madvise((void *)*gone, to - *gone, MADV_DONTNEED);
+		*gone = to;
+	}
+#else
+	(void)gone;
+	(void)p;
+#endif
+}
+
+/* The first SORT_RELEASE_BYTES boundary at or after p. */
+static uintptr_t
+release_start(const void *p)
+{
+	return ((uintptr_t)p + SORT_RELEASE_BYTES - 1) &
+	    ~(SORT_RELEASE_BYTES - 1);
+}
+
+/*
+ * Replaces t->events and t->args by copies grouped by track, each track's
+ * events in file order (start[k]: where track k begins; a counting sort,
+ * O(n)).  The old arrays are read once from start to end, one stream
+ * written per track, and their pages are given back 2 MB at a time as
+ * they are passed, so the peak memory stays about one copy of them.
  */
 static void
 copy_by_track(struct trace *t, const uint32_t *start)
 {
 	struct event *ev = t->events, *ne = NULL;
-	size_t n = t->nevents, ncap = 0;
+	struct args_rec *ar = t->args, *na = NULL;
+	size_t n = t->nevents, ncap = 0, acap = 0;
 	uint32_t *next = xreallocarray(NULL, t->ntracks + 1, sizeof *next);
-	uintptr_t gone = ((uintptr_t)ev + SORT_RELEASE_BYTES - 1) &
-	    ~(SORT_RELEASE_BYTES - 1);
+	uintptr_t gone = release_start(ev), agone = release_start(ar);
 
 	memcpy(next, start, (t->ntracks + 1) * sizeof *next);
 	bigarray_resize(&ne, &ncap, n, sizeof *ne);
+	bigarray_resize(&na, &acap, n, sizeof *na);
 	for (size_t i = 0; i < n; i++) {
-		ne[next[ev[i].track]++] = ev[i];
-#ifdef MADV_DONTNEED
-		/* the old pages passed: read no more (a hint: may fail), in
-		   whole huge pages (bigarray.h) so none is split */
-		if ((uintptr_t)&ev[i + 1] >= gone + SORT_RELEASE_BYTES) {
-			uintptr_t to = (uintptr_t)&ev[i + 1] &
-			    ~(SORT_RELEASE_BYTES - 1);
+		uint32_t to = next[ev[i].track]++;
 
-			(void)madvise((void *)gone, to - gone, MADV_DONTNEED);
-			gone = to;
-		}
-#endif
+		ne[to] = ev[i];
+		na[to] = ar[i];
+		release_passed(&gone, &ev[i + 1]);
+		release_passed(&agone, &ar[i + 1]);
 	}
 	free(next);
 	bigarray_free(ev, t->events_cap, sizeof *ev);
+	bigarray_free(ar, t->args_cap, sizeof *ar);
 	t->events = ne;
 	t->events_cap = ncap;
+	t->args = na;
+	t->args_cap = acap;
 }
 
 /*
@@ -1037,7 +1080,7 @@ sort_events(struct trace *t)
 		qsort_r(o, m, sizeof *o, event_order, t->events);
 		for (uint32_t j = 0; j < m; j++)
 			o[j] -= start[k];
-		permute_events(t->events + start[k], o, m);
+		permute_events(t->events + start[k], t->args + start[k], o, m);
 		free(o);
 	}
 	free(unsorted);
@@ -1090,7 +1133,7 @@ find_devices(struct trace *t)
 	for (size_t i = 0; i < t->nevents; i++) {
 		int32_t d;
 
-		if (!(t->events[i].flags & EVF_ACTIVITY))
+		if (!event_is_activity(&t->events[i]))
 			continue;
 		d = trace_event_device(t, &t->events[i]);
 		if (d != t->tracks[t->events[i].track].device)

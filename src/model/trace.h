@@ -121,8 +121,9 @@ struct trace {
 	 */
 	struct event *events;
 	size_t nevents, events_cap;
-	struct args_rec *args;  /* read with trace_args() */
-	size_t nargs, args_cap;
+	struct args_rec *args;  /* one per event, args[i] event i's (nevents of
+	                           them, moved with them): read with trace_args() */
+	size_t args_cap;
 	struct event_args *wide; /* the args that do not fit a struct args_rec */
 	size_t nwide, wide_cap;
 	struct arg_nums *nums;  /* read with trace_args_nums() */
@@ -139,7 +140,7 @@ struct trace {
 	size_t ntracks, tracks_cap;
 	struct byname byname;   /* the events by name (after trace_finalize()) */
 	/* counted by trace_finalize() */
-	uint64_t nactivities;   /* GPU activities (EVF_ACTIVITY) */
+	uint64_t nactivities;   /* GPU activities (event_is_activity()) */
 	uint64_t nlinked;       /* of them, those linked to their launch call */
 	uint64_t comm_rules[COMM_NRULES]; /* kernels each COMM rule took (comm.h) */
 	uint64_t *cat_slices;   /* ncats: each category's 'X' events not from B/E */
@@ -206,22 +207,27 @@ uint32_t trace_track(struct trace *t, int64_t pid, const char *pid_text,
     int64_t tid, const char *tid_text);
 /* Returns the category index of the text cat (interned, classified). */
 uint16_t trace_category(struct trace *t, const char *cat, size_t len);
-/* Appends an event (copied) and returns its index. */
-uint32_t trace_add_event(struct trace *t, const struct event *ev);
 /*
- * Appends args (copied, in 16 bytes when they fit: struct args_rec; a->nums
- * is ignored) with their floating-point values n (stored only when they
- * differ, bit for bit, from ARG_NUMS_NONE; in t->seqs when only their seq
- * does) and returns its index.
+ * Appends an event and its args record (both copied; ARGS_REC_NONE for
+ * none) and returns its index, or EV_NONE when the index space is full.
  */
-uint32_t trace_add_args(struct trace *t, const struct event_args *a,
+uint32_t trace_add_event(struct trace *t, const struct event *ev,
+    const struct args_rec *r);
+/*
+ * The args record of args a (a->nums is ignored) with their floating-point
+ * values n, for trace_add_event(): in 16 bytes when they fit, else in
+ * t->wide; n stored only when it differs, bit for bit, from ARG_NUMS_NONE
+ * (in t->seqs when only its seq does).
+ */
+struct args_rec trace_make_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n);
 /* Appends comm args and returns its index. */
 uint32_t trace_add_comm(struct trace *t, const struct comm_args *c);
 /* Appends a flow endpoint. */
 void trace_add_flow(struct trace *t, const struct flow *f);
-/* Handles a 'B' event on track at ts_ns (its name and args are given). */
-void trace_begin(struct trace *t, const struct event *ev);
+/* Handles a 'B' event on track at ts_ns (its name and args r are given). */
+void trace_begin(struct trace *t, const struct event *ev,
+    const struct args_rec *r);
 /* Handles an 'E' event on track at ts_ns: closes the latest open B there. */
 void trace_end(struct trace *t, uint32_t track, int64_t ts_ns);
 /*
@@ -313,7 +319,7 @@ trace_str(const struct trace *t, uint32_t id)
 {
 	return strtab_get(&t->strs, id);
 }
-/* The args record i (< t->nargs) into *a. */
+/* The args of event i (< t->nevents) into *a (all absent when it has none). */
 static inline void
 trace_args_at(const struct trace *t, uint32_t i, struct event_args *a)
 {
@@ -325,7 +331,7 @@ trace_args_at(const struct trace *t, uint32_t i, struct event_args *a)
 	}
 	a->correlation = r->correlation == ARGS_NO_ID ? ID_NONE : r->correlation;
 	a->external_id = r->external_id == ARGS_NO_ID ? ID_NONE : r->external_id;
-	a->device = r->device;
+	a->device = r->device == ARGS_NONE ? -1 : r->device;
 	a->stream = r->stream;
 	a->comm = EV_NONE;
 	a->nums = r->nums;
@@ -334,12 +340,14 @@ trace_args_at(const struct trace *t, uint32_t i, struct event_args *a)
 static inline const struct event_args *
 trace_args(const struct trace *t, const struct event *e, struct event_args *buf)
 {
-	if (e->args == EV_NONE)
+	uint32_t i = (uint32_t)(e - t->events);
+
+	if (t->args[i].device == ARGS_NONE)
 		return NULL;
-	trace_args_at(t, e->args, buf);
+	trace_args_at(t, i, buf);
 	return buf;
 }
-/* Sets the comm of the args record i (< t->nargs), making it wide. */
+/* Sets the comm of event i's args (it has some), making them wide. */
 void trace_args_set_comm(struct trace *t, uint32_t i, uint32_t comm);
 /*
  * The floating-point arguments of a (ARG_NUMS_NONE when none are stored).
@@ -380,28 +388,19 @@ trace_prefetch(const struct trace *t, const uint32_t *idx, size_t j, size_t n)
 }
 /*
  * trace_prefetch() for loops that read each event's args and their nums
- * too, three misses in a row: the event TRACE_AHEAD places on, the args of
- * the one half as far (its event fetched by then), the nums of the one a
- * quarter as far.
+ * too: the event and its args TRACE_AHEAD places on, the nums of the one
+ * a quarter as far (its args fetched by then).
  */
 static inline void
 trace_prefetch_args(const struct trace *t, const uint32_t *idx, size_t j,
     size_t n)
 {
 	trace_prefetch(t, idx, j, n);
-	if (j + TRACE_AHEAD / 2 < n) {
-		const struct event *e = &t->events[idx[j + TRACE_AHEAD / 2]];
-
-		if (e->args != EV_NONE)
-			__builtin_prefetch(&t->args[e->args]);
-	}
+	if (j + TRACE_AHEAD < n)
+		__builtin_prefetch(&t->args[idx[j + TRACE_AHEAD]]);
 	if (j + TRACE_AHEAD / 4 < n) {
-		const struct event *e = &t->events[idx[j + TRACE_AHEAD / 4]];
-		const struct args_rec *r;
+		const struct args_rec *r = &t->args[idx[j + TRACE_AHEAD / 4]];
 
-		if (e->args == EV_NONE)
-			return;
-		r = &t->args[e->args];
 		if (r->device == ARGS_WIDE)
 			__builtin_prefetch(&t->wide[r->nums]);
 		else if (r->nums != EV_NONE && (r->nums & NUMS_SEQ))

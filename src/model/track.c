@@ -208,10 +208,10 @@ track_build(struct trace *t, struct track *tr, struct track_scratch *sc,
 	for (i = 0; i < tr->count; i++) {
 		struct event *e = &ev[i];
 
-		if (e->flags & EVF_ACTIVITY)
+		if (event_is_activity(e))
 			tr->activity++;
 		if (tr->kind == TRACK_GPU) {
-			if (e->flags & EVF_ACTIVITY) {
+			if (event_is_activity(e)) {
 				e->depth = track_row(sc, e);
 				track_cover(sc, e, &cover_ns);
 			} else if (e->flags & EVF_ANNOTATION) {

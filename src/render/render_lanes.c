@@ -177,7 +177,7 @@ track_class(const struct trace *t, const struct track *tr)
 	for (uint32_t i = 0; i < n; i += step) {
 		const struct event *e = &t->events[tr->first + i];
 
-		if ((e->flags & EVF_ACTIVITY) && e->cls < 4)
+		if (event_is_activity(e))
 			w[e->cls] += (double)e->dur_ns + 1.0;
 	}
 	for (int k = CLASS_COMPUTE; k <= CLASS_MEMORY; k++)
@@ -367,8 +367,7 @@ render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri)
 			const struct event *e = &t->events[cs->v[i].ev];
 			double x;
 
-			if (!(e->flags & EVF_ACTIVITY) || (d > 0 && e->depth != d) ||
-			    e->cls > CLASS_MEMORY)
+			if (!event_is_activity(e) || (d > 0 && e->depth != d))
 				continue;
 			x = (double)clipped(e, a, b) * cs->v[i].weight;
 			if (x == 0 && e->dur_ns == 0 && e->ts_ns >= a && e->ts_ns < b)

@@ -101,7 +101,7 @@ selection_summary(struct rctx *c, struct pen *p)
 		render_pen_put(p, ROLE_PANEL, "selected ");
 		render_pen_put(p, ROLE_VALUE, "%s", name);
 		render_pen_put(p, ROLE_PANEL, ": ");
-		if (e->flags & EVF_ACTIVITY)
+		if (event_is_activity(e))
 			render_pen_put(p, ROLE_PANEL, "%s, ", trace_class_name((enum event_class)e->cls));
 		render_pen_dur(p, ROLE_VALUE, e->dur_ns);
 		render_pen_put(p, ROLE_PANEL, " at %s on %s", render_fmt_rel(a, sizeof a, v, e->ts_ns),
@@ -110,7 +110,7 @@ selection_summary(struct rctx *c, struct pen *p)
 			render_pen_put(p, ROLE_MATCH, "  /%s: match %llu of %llu",
 			    v->query, (unsigned long long)v->match_k,
 			    (unsigned long long)v->match_n);
-		if (e->flags & EVF_ACTIVITY) {
+		if (event_is_activity(e)) {
 			/* the op that launched it, the details one Tab away */
 			struct launch_context lc;
 
@@ -844,7 +844,7 @@ event_context_rows(struct rctx *c, struct pen *p, int y, int *r, int rows)
 	launch_context(t, an->layers, an->nlayers, ev, &lc);
 	if ((lc.op != EV_NONE || lc.module != EV_NONE || lc.layer >= 0) &&
 	    (p->x = 1, p->y = y + *r, p->x1 = w, (*r)++ < rows)) {
-		render_pen_put(p, ROLE_PANEL, "%s", (e->flags & EVF_ACTIVITY) ?
+		render_pen_put(p, ROLE_PANEL, "%s", event_is_activity(e) ?
 		    "launched in " : "inside ");
 		if (lc.op != EV_NONE && lc.op != ev) {
 			render_pen_put(p, ROLE_PANEL, "op ");
@@ -868,7 +868,7 @@ event_context_rows(struct rctx *c, struct pen *p, int y, int *r, int rows)
 				render_pen_put(p, ROLE_PANEL, " (step %lld)", (long long)l->step);
 		}
 	}
-	if (e->flags & EVF_ACTIVITY)
+	if (event_is_activity(e))
 		return;
 	launch_kernels(t, ev, &lk);
 	if (lk.kernels > 0 && (p->x = 1, p->y = y + *r, p->x1 = w, (*r)++ < rows)) {
@@ -949,7 +949,7 @@ draw_event_details(struct rctx *c, int y, int rows)
 	if (NEXT_ROW())
 		render_put_fit(c, 1, p.y, w - 2, ROLE_VALUE, trace_str(t, e->name));
 	if (NEXT_ROW()) {
-		if (e->flags & EVF_ACTIVITY) {
+		if (event_is_activity(e)) {
 			render_pen_put(&p, render_class_role(e->cls), "%s",
 			    trace_class_name((enum event_class)e->cls));
 			render_pen_put(&p, ROLE_PANEL, " on %s", render_track_name(t, tr, tn, sizeof tn));
@@ -960,7 +960,7 @@ draw_event_details(struct rctx *c, int y, int rows)
 		render_pen_put(&p, ROLE_PANEL, "  start %s  duration ",
 		    render_fmt_rel(a, sizeof a, v, e->ts_ns));
 		render_pen_dur(&p, ROLE_VALUE, e->dur_ns);
-		if ((e->flags & EVF_ACTIVITY) && e->depth > 0)
+		if (event_is_activity(e) && e->depth > 0)
 			render_pen_put(&p, ROLE_PANEL, "  (row %d: overlaps another kernel)",
 			    e->depth + 1);
 	}
@@ -968,7 +968,7 @@ draw_event_details(struct rctx *c, int y, int rows)
 		if (ea != NULL && ea->correlation != ID_NONE)
 			render_pen_put(&p, ROLE_PANEL, "correlation %lld  ",
 			    (long long)ea->correlation);
-		if (e->link != EV_NONE && (e->flags & EVF_ACTIVITY)) {
+		if (e->link != EV_NONE && event_is_activity(e)) {
 			const struct event *l = &t->events[e->link];
 
 			render_pen_put(&p, ROLE_PANEL, "launched by %s at %s, latency ",
@@ -1006,7 +1006,7 @@ draw_event_details(struct rctx *c, int y, int rows)
 		if (cm->seq >= 0)
 			render_pen_put(&p, ROLE_PANEL, "  seq %lld", (long long)cm->seq);
 	}
-	if (e->cls == CLASS_COMM && (e->flags & EVF_ACTIVITY)) {
+	if (e->cls == CLASS_COMM && event_is_activity(e)) {
 		struct coll_bw bw;
 
 		bandwidth_of(&an->dev, e, &bw);

@@ -216,7 +216,7 @@ render_display_name(const struct trace *t, const struct event *e, char *buf, siz
 	struct event_args a_buf;
 	const struct event_args *a;
 
-	if (!(e->flags & EVF_ACTIVITY) || e->cls == CLASS_MEMORY)
+	if (!event_is_activity(e) || e->cls == CLASS_MEMORY)
 		return name;
 	name = short_kernel_name(name, buf, n);
 	if (e->cls == CLASS_COMM && strncmp(name, "Generic", 7) == 0 &&

@@ -73,7 +73,7 @@ build_rows(struct lanes_trace *lt)
 			const struct event *e = &t->events[tr->first + i];
 			uint16_t r = (uint16_t)(e->depth < UINT16_MAX ? e->depth + 1 : e->depth);
 
-			if ((e->flags & EVF_ACTIVITY) && r > lt->act_rows[k])
+			if (event_is_activity(e) && r > lt->act_rows[k])
 				lt->act_rows[k] = r;
 			else if ((e->flags & EVF_ANNOTATION) && r > lt->annot_rows[k])
 				lt->annot_rows[k] = r;
@@ -108,7 +108,7 @@ build_folded(struct lanes_trace *lt)
 			const struct event *e = &t->events[ev];
 			uint16_t d;
 
-			if (e->ph != 'X' || is_python(t, e))
+			if (event_ph(e) != 'X' || is_python(t, e))
 				continue;
 			while (n > 0 && open[n - 1] <= e->ts_ns)
 				n--;
@@ -201,7 +201,7 @@ view_cpu_depth(const struct view *v, const struct trace *t, uint32_t ev)
 	const struct event *e = &t->events[ev];
 	const struct lanes_trace *lt;
 
-	if (e->ph != 'X')
+	if (event_ph(e) != 'X')
 		return -1;
 	if (v->show_python || (lt = lanes_of_trace(v, t)) == NULL ||
 	    lt->fdepth == NULL)
@@ -225,7 +225,7 @@ view_row_has(const struct view *v, const struct row_info *ri, uint32_t ev)
 		return 0;
 	switch (ri->kind) {
 	case ROW_GPU:
-		return (e->flags & EVF_ACTIVITY) && e->depth == ri->depth;
+		return event_is_activity(e) && e->depth == ri->depth;
 	case ROW_ANNOT:
 		return (e->flags & EVF_ANNOTATION) && e->depth == ri->depth;
 	case ROW_CPU:
@@ -365,7 +365,7 @@ gpu_track_rows(const struct view *v, size_t a, uint32_t k, enum row_kind kind)
 	/* not prepared yet: scan (only the first frame of a --render can get here) */
 	for (uint32_t i = 0; i < tr->count; i++) {
 		const struct event *e = &t->events[tr->first + i];
-		int want = kind == ROW_GPU ? (e->flags & EVF_ACTIVITY) :
+		int want = kind == ROW_GPU ? event_is_activity(e) :
 		    (e->flags & EVF_ANNOTATION);
 
 		if (want && e->depth + 1 > rows)

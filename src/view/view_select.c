@@ -272,7 +272,7 @@ follow_link(struct view *v)
 	e = &t->events[v->sel_index];
 	if (e->link != EV_NONE && e->link < t->nevents) {
 		to = e->link;
-	} else if (!(e->flags & EVF_ACTIVITY)) {
+	} else if (!event_is_activity(e)) {
 		/* an op: the first launch inside it that launched something */
 		const struct track *tr = &t->tracks[e->track];
 		uint32_t end = (uint32_t)trace_track_lower_bound(t, tr,
@@ -281,18 +281,18 @@ follow_link(struct view *v)
 		for (uint32_t k = (uint32_t)v->sel_index + 1; k < end && to == EV_NONE; k++)
 			if (t->events[k].depth > e->depth && t->events[k].link != EV_NONE &&
 			    t->events[k].link < t->nevents &&
-			    (t->events[t->events[k].link].flags & EVF_ACTIVITY))
+			    event_is_activity(&t->events[t->events[k].link]))
 				to = t->events[k].link;
 	}
 	if (to == EV_NONE) {
-		snprintf(v->message, sizeof v->message, (e->flags & EVF_ACTIVITY) ?
+		snprintf(v->message, sizeof v->message, event_is_activity(e) ?
 		    "no launch call linked to this kernel" :
 		    "this event launched nothing on the GPU");
 		return VIEW_REPAINT;
 	}
 	/* the analysis of the target: the GPU activity's device, or this rank */
 	for (size_t a = 0; a < v->nan; a++)
-		if (v->an[a].t == t && (!(t->events[to].flags & EVF_ACTIVITY) ||
+		if (v->an[a].t == t && (!event_is_activity(&t->events[to]) ||
 		    v->an[a].device == trace_event_device(t, &t->events[to])))
 			return view_select_goto(v, a, to);
 	return view_select_goto(v, v->rank, to);
