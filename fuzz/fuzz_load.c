@@ -73,6 +73,8 @@ same_model(const struct trace *a, const struct trace *b)
 	    (a->nnums > 0 && memcmp(a->nums, b->nums, a->nnums * sizeof *a->nums) != 0) ||
 	    a->nseqs != b->nseqs ||
 	    (a->nseqs > 0 && memcmp(a->seqs, b->seqs, a->nseqs * sizeof *a->seqs) != 0) ||
+	    a->npairs != b->npairs ||
+	    (a->npairs > 0 && memcmp(a->pairs, b->pairs, a->npairs * sizeof *a->pairs) != 0) ||
 	    (a->stop_reason == NULL) != (b->stop_reason == NULL) ||
 	    (a->stop_reason != NULL && strcmp(a->stop_reason, b->stop_reason) != 0))
 		abort();

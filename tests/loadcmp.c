@@ -65,6 +65,9 @@ compare(const char *path, const char *mode, const struct trace *a,
 	SAME(nseqs, "seqs count", 0);
 	if (a->nseqs > 0 && memcmp(a->seqs, b->seqs, a->nseqs * sizeof *a->seqs) != 0)
 		return differ(path, mode, "seqs", 0);
+	SAME(npairs, "pairs count", 0);
+	if (a->npairs > 0 && memcmp(a->pairs, b->pairs, a->npairs * sizeof *a->pairs) != 0)
+		return differ(path, mode, "pairs", 0);
 	SAME(ncomms, "comm count", 0);
 	if (a->ncomms > 0 && memcmp(a->comms, b->comms, a->ncomms * sizeof *a->comms) != 0)
 		return differ(path, mode, "comms", 0);

@@ -149,6 +149,8 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 	cr_assert(same_bytes(a->nums, b->nums, a->nnums * sizeof *a->nums));
 	cr_assert_eq(a->nseqs, b->nseqs);
 	cr_assert(same_bytes(a->seqs, b->seqs, a->nseqs * sizeof *a->seqs));
+	cr_assert_eq(a->npairs, b->npairs);
+	cr_assert(same_bytes(a->pairs, b->pairs, a->npairs * sizeof *a->pairs));
 	cr_assert_eq(a->ncomms, b->ncomms);
 	cr_assert(same_bytes(a->comms, b->comms, a->ncomms * sizeof *a->comms));
 	cr_assert_eq(a->nflows, 0);
@@ -394,7 +396,7 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 
 /* The byte offset of each section after the header, from its counts. */
 struct layout {
-	size_t strlens, strs, events, args, wide, nums, seqs, comms, tracks, cats, kinds;
+	size_t strlens, strs, events, args, wide, nums, seqs, pairs, comms, tracks, cats, kinds;
 	size_t devices, seen, maxend, busy, named, named_ev, cat_slices;
 	size_t lists[TRACE_LISTS], stop, end;
 };
@@ -413,6 +415,7 @@ layout_of(const struct cache_header *h, struct layout *l)
 	l->wide = o; o += h->nwide * sizeof(struct event_args);
 	l->nums = o; o += h->nnums * sizeof(struct arg_nums);
 	l->seqs = o; o += h->nseqs * sizeof(int64_t);
+	l->pairs = o; o += h->npairs * sizeof(struct arg_pair);
 	l->comms = o; o += h->ncomms * sizeof(struct comm_args);
 	l->tracks = o; o += h->ntracks * sizeof(struct track);
 	l->cats = o; o += PAD8(h->ncats * 4);
@@ -474,7 +477,10 @@ Test(cache, forged_indices_are_range_checked)
 	char why[512], file[PATH_MAX];
 	unsigned char *good;
 	size_t len;
-	uint32_t big = 0x7fffffff, bigseq = NUMS_SEQ | 0x7ffffff0;
+	uint32_t big = 0x7fffffff, bignums = 0x3ffffff0;
+	uint32_t bigseq = NUMS_SEQ | 0x3ffffff0, bigpair = NUMS_PAIR | 0x3ffffff0;
+	uint32_t bigpairseq = NUMS_SEQ | NUMS_PAIR | 0x3ffffff0;
+	size_t arg0 = 0;
 	uint16_t big16 = 0xffff;
 	uint8_t big8 = 0xff;
 	int64_t neg = -5, huge = INT64_MAX;
@@ -527,11 +533,18 @@ Test(cache, forged_indices_are_range_checked)
 	FORGE("track index size", TR(0, index.n), big);
 	FORGE("track index level", TR(0, index.max_level), big);
 	FORGE("track busy size", TR(0, busy.n), huge);
-	FORGE("args nums", l.args + offsetof(struct args_rec, nums), big);
+	/* the first narrow args record */
+	while (arg0 < a.nevents && a.args[arg0].device < -1)
+		arg0++;
+	cr_assert_lt(arg0, a.nevents);
+	arg0 = l.args + arg0 * sizeof(struct args_rec);
+	FORGE("args nums", arg0 + offsetof(struct args_rec, nums), bignums);
 	cr_assert_gt(h.nseqs, 0, "the example's ops have sequence numbers");
-	FORGE("args seqs", l.args + offsetof(struct args_rec, nums), bigseq);
-	FORGE("args device", l.args + offsetof(struct args_rec, device), neg16);
-	FORGE("args none", l.args + offsetof(struct args_rec, nums), none_nums);
+	FORGE("args seqs", arg0 + offsetof(struct args_rec, nums), bigseq);
+	FORGE("args pairs", arg0 + offsetof(struct args_rec, nums), bigpair);
+	FORGE("args pairs with seq", arg0 + offsetof(struct args_rec, nums), bigpairseq);
+	FORGE("args device", arg0 + offsetof(struct args_rec, device), neg16);
+	FORGE("args none", arg0 + offsetof(struct args_rec, nums), none_nums);
 	cr_assert_gt(h.nwide, 0, "the example's NCCL kernels have wide args");
 	FORGE("args wide", l.args + offsetof(struct args_rec, nums), wide_past);
 	FORGE("args comm", l.wide + offsetof(struct event_args, comm), big);

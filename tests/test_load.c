@@ -452,20 +452,37 @@ same_args(const struct event_args *x, const struct event_args *y)
 }
 
 /*
- * The nums of args record j in the test below: none, a sequence number
- * alone (kept in 8 bytes), none, all three values.
+ * The nums of args record j in the test below, none for even j: a sequence
+ * number alone (kept in 8 bytes), all three values (in 24), flops and
+ * value (a [memory] sample's, in 16), flops and seq (an op's, in 16), and
+ * flops, -0.0 and seq (in 24: the value is not +0.0).
  */
+enum { NUMS_CASES = 10 };
+
 static struct arg_nums
 nums_for(size_t j)
 {
-	switch (j % 4) {
+	switch (j % NUMS_CASES) {
 	case 1:
 		return (struct arg_nums){ -1.0, 0.0, 1000 + (int64_t)j };
 	case 3:
 		return (struct arg_nums){ 1e9 + (double)j, 0.5, (int64_t)j };
+	case 5:
+		return (struct arg_nums){ 2e6 + (double)j, 4096.0 * (double)j, -1 };
+	case 7:
+		return (struct arg_nums){ 3e9 + (double)j, 0.0, 7 + (int64_t)j };
+	case 9:
+		return (struct arg_nums){ 4e9, -0.0, 9 + (int64_t)j };
 	default:
 		return ARG_NUMS_NONE;
 	}
+}
+
+/* How many of nums_for(0..n) land in case c. */
+static size_t
+nums_count(size_t n, size_t c)
+{
+	return n / NUMS_CASES + (n % NUMS_CASES > c);
 }
 
 /* Whether t's args record i has the nums nums_for(j), bit for bit. */
@@ -555,8 +572,11 @@ Test(load, args_narrow_and_wide_keep_every_value)
 	}
 	cr_assert_gt(narrow, 10, "some records fit the narrow form");
 	cr_assert_gt(t[0].nwide, 10, "some do not");
-	cr_assert_eq(t[0].nseqs, (n[0] + 2) / 4, "sequence numbers alone in 8 bytes");
-	cr_assert_eq(t[0].nnums, n[0] / 4, "the others in 24");
+	cr_assert_eq(t[0].nseqs, nums_count(n[0], 1), "sequence numbers alone in 8 bytes");
+	cr_assert_eq(t[0].npairs, nums_count(n[0], 5) + nums_count(n[0], 7),
+	    "two values in 16");
+	cr_assert_eq(t[0].nnums, nums_count(n[0], 3) + nums_count(n[0], 9),
+	    "the others in 24");
 	/* a comm given later: a narrow record becomes wide, a wide one stays */
 	for (uint32_t i = 0; i < 4; i++) {
 		size_t before = t[1].nwide;

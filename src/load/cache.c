@@ -38,6 +38,7 @@ _Static_assert(sizeof(struct event) == 32, "struct event changed: see cache.c");
 _Static_assert(sizeof(struct event_args) == 32, "struct event_args changed: see cache.c");
 _Static_assert(sizeof(struct args_rec) == 16, "struct args_rec changed: see cache.c");
 _Static_assert(sizeof(struct arg_nums) == 24, "struct arg_nums changed: see cache.c");
+_Static_assert(sizeof(struct arg_pair) == 16, "struct arg_pair changed: see cache.c");
 _Static_assert(sizeof(struct comm_args) == 40, "struct comm_args changed: see cache.c");
 _Static_assert(sizeof(struct device_prop) == 32, "struct device_prop changed: see cache.c");
 _Static_assert(sizeof(struct track) % 8 == 0, "tracks are read in place");
@@ -324,6 +325,7 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	    add_sz(&s, h->nwide, sizeof(struct event_args)) < 0 ||
 	    add_sz(&s, h->nnums, sizeof(struct arg_nums)) < 0 ||
 	    add_sz(&s, h->nseqs, sizeof(int64_t)) < 0 ||
+	    add_sz(&s, h->npairs, sizeof(struct arg_pair)) < 0 ||
 	    add_sz(&s, h->ncomms, sizeof(struct comm_args)) < 0 ||
 	    add_sz(&s, h->ntracks, sizeof(struct track)) < 0 ||
 	    add_sz(&s, h->ncats, sizeof(uint32_t)) < 0 ||
@@ -467,8 +469,16 @@ validate_byname(const struct byname *x, size_t nevents, char *why,
 static int
 nums_ok(const struct trace *t, uint32_t i)
 {
-	return i == EV_NONE || (i & NUMS_SEQ ? (i & ~NUMS_SEQ) < t->nseqs :
-	    i < t->nnums);
+	if (i == EV_NONE)
+		return 1;
+	switch (i & (NUMS_SEQ | NUMS_PAIR)) {
+	case 0:
+		return i < t->nnums;
+	case NUMS_SEQ:
+		return NUMS_INDEX(i) < t->nseqs;
+	default:
+		return NUMS_INDEX(i) < t->npairs;
+	}
 }
 
 static int
@@ -608,7 +618,7 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	uint64_t off = 0, maxend_left = h->nmaxend, busy_left = h->nbusy;
 
 	CHECK(h->nstrs >= 1 && h->nstrs <= UINT32_MAX && h->nevents <= UINT32_MAX &&
-	    h->nargs == h->nevents && h->nwide <= h->nargs && h->nnums <= h->nargs && h->nseqs <= h->nargs && h->ncomms <= UINT32_MAX &&
+	    h->nargs == h->nevents && h->nwide <= h->nargs && h->nnums <= h->nargs && h->nseqs <= h->nargs && h->npairs <= h->nargs && h->ncomms <= UINT32_MAX &&
 	    h->ntracks <= UINT32_MAX, "counts");
 	lens = r_array(r, h->nstrs, sizeof *lens);
 	blob = r_array(r, h->strbytes, 1);
@@ -632,6 +642,8 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 	t->nnums = t->nums_cap = h->nnums;
 	t->seqs = r_array(r, h->nseqs, sizeof *t->seqs);
 	t->nseqs = t->seqs_cap = h->nseqs;
+	t->pairs = r_array(r, h->npairs, sizeof *t->pairs);
+	t->npairs = t->pairs_cap = h->npairs;
 	t->comms = r_array(r, h->ncomms, sizeof *t->comms);
 	t->ncomms = t->comms_cap = h->ncomms;
 	t->flow_count = h->flow_count;

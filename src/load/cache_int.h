@@ -26,7 +26,7 @@ struct stat;
  *   string lens   nstrs x uint32_t
  *   strings       strbytes bytes: every string in id order, NUL-terminated
  *   events, args (struct args_rec), wide (struct event_args), nums, seqs
- *   (int64_t), comms, tracks (pointers zeroed), cats, cat_kinds,
+ *   (int64_t), pairs, comms, tracks (pointers zeroed), cats, cat_kinds,
  *   devices, devices_seen
  *   maxend        every track's index.maxend_ns (itree_slots(track.count) each)
  *   busy          per track: busy.start_ns[n], end_ns[n], prefix_ns[n + 1]
@@ -48,7 +48,7 @@ struct cache_header {
 	int64_t size, mtime_ns, ctime_ns;
 	uint64_t pathlen;
 	/* counts */
-	uint64_t nstrs, strbytes, nevents, nargs, nwide, nnums, nseqs, ncomms, flow_count, ntracks, ncats;
+	uint64_t nstrs, strbytes, nevents, nargs, nwide, nnums, nseqs, npairs, ncomms, flow_count, ntracks, ncats;
 	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, nnamed, stoplen;
 	uint64_t nlist[TRACE_LISTS];
 	uint64_t nactivities, nlinked;

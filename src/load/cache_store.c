@@ -215,6 +215,7 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	w_put(w, t->wide, t->nwide * sizeof *t->wide);
 	w_put(w, t->nums, t->nnums * sizeof *t->nums);
 	w_put(w, t->seqs, t->nseqs * sizeof *t->seqs);
+	w_put(w, t->pairs, t->npairs * sizeof *t->pairs);
 	w_put(w, t->comms, t->ncomms * sizeof *t->comms);
 	/* Records with padding or spare fields go through zeroed copies. */
 	for (size_t i = 0; i < t->ntracks; i++) {
@@ -362,6 +363,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	h.nwide = t->nwide;
 	h.nnums = t->nnums;
 	h.nseqs = t->nseqs;
+	h.npairs = t->npairs;
 	h.ncomms = t->ncomms;
 	h.flow_count = t->flow_count;
 	h.ntracks = t->ntracks;

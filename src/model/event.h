@@ -188,6 +188,18 @@ struct arg_nums {
 	                           "Fwd thread id" (< 2^15, 0 if absent) << 48;
 	                           -1 if absent or out of range */
 };
+/*
+ * How the model stores the nums that are two values, flops and value (seq
+ * -1: [memory] samples, counters) or flops and seq (value 0: ops with
+ * FLOPs): in 16 bytes (trace->pairs).
+ */
+struct arg_pair {
+	double flops;
+	union {
+		double value;
+		int64_t seq;
+	};
+};
 /* What an event without stored nums reads: no FLOPs, value 0, no seq. */
 #define ARG_NUMS_NONE ((struct arg_nums){ -1.0, 0.0, -1 })
 #define ARG_SEQ_NR(seq) ((seq) & ((INT64_C(1) << 48) - 1))

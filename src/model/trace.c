@@ -119,6 +119,7 @@ forget_mapped(struct trace *t)
 	FORGET(t->wide);
 	FORGET(t->nums);
 	FORGET(t->seqs);
+	FORGET(t->pairs);
 	FORGET(t->comms);
 	FORGET(t->cats);
 	FORGET(t->cat_kinds);
@@ -153,6 +154,7 @@ trace_free(struct trace *t)
 	bigarray_free(t->wide, t->wide_cap, sizeof *t->wide);
 	bigarray_free(t->nums, t->nums_cap, sizeof *t->nums);
 	bigarray_free(t->seqs, t->seqs_cap, sizeof *t->seqs);
+	bigarray_free(t->pairs, t->pairs_cap, sizeof *t->pairs);
 	bigarray_free(t->comms, t->comms_cap, sizeof *t->comms);
 	bigarray_free(t->flows, t->flows_cap, sizeof *t->flows);
 	free(t->cats);
@@ -438,22 +440,38 @@ trace_make_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n)
 {
 	const struct arg_nums none = ARG_NUMS_NONE;
+	const double zero = 0.0;
 	struct arg_nums seq_only = none;
 	struct event_args w = *a;
 	struct args_rec r;
+	int no_seq = n->seq == -1;
 
 	seq_only.seq = n->seq;
 	w.nums = EV_NONE;
 	if (memcmp(n, &none, sizeof none) == 0) {
 		/* none stored */
 	} else if (memcmp(n, &seq_only, sizeof seq_only) == 0 &&
-	    t->nseqs < NUMS_SEQ - 1) {
+	    t->nseqs < NUMS_LIMIT) {
 		bigarray_grow(&t->seqs, &t->seqs_cap, t->nseqs + 1, sizeof *t->seqs);
 		t->seqs[t->nseqs] = n->seq;
 		w.nums = (uint32_t)t->nseqs++ | NUMS_SEQ;
+	} else if ((no_seq || memcmp(&n->value, &zero, sizeof zero) == 0) &&
+	    t->npairs < NUMS_LIMIT) {
+		struct arg_pair *p;
+
+		bigarray_grow(&t->pairs, &t->pairs_cap, t->npairs + 1,
+		    sizeof *t->pairs);
+		p = &t->pairs[t->npairs];
+		p->flops = n->flops;
+		if (no_seq)
+			p->value = n->value;
+		else
+			p->seq = n->seq;
+		w.nums = (uint32_t)t->npairs++ | NUMS_PAIR |
+		    (no_seq ? 0 : NUMS_SEQ);
 	} else {
-		if (t->nnums >= NUMS_SEQ)       /* beyond any memory there is */
-			xalloc_die("storing 2^31 events' numeric arguments");
+		if (t->nnums >= NUMS_LIMIT)     /* beyond any memory there is */
+			xalloc_die("storing 2^30 events' numeric arguments");
 		bigarray_grow(&t->nums, &t->nums_cap, t->nnums + 1, sizeof *t->nums);
 		t->nums[t->nnums] = *n;
 		w.nums = (uint32_t)t->nnums++;
@@ -587,7 +605,7 @@ merge_array(void **dstp, size_t *dstn, size_t *dstcap, void **srcp,
 struct merge_map {
 	const uint32_t *str, *track;
 	const uint16_t *cat;
-	size_t wide, nums, seqs, comms;
+	size_t wide, nums, seqs, pairs, comms;
 };
 
 /* A nums index (trace_args_nums()) of src's in dst. */
@@ -596,7 +614,14 @@ fix_nums(uint32_t i, const struct merge_map *m)
 {
 	if (i == EV_NONE)
 		return i;
-	return i + (uint32_t)(i & NUMS_SEQ ? m->seqs : m->nums);
+	switch (i & (NUMS_SEQ | NUMS_PAIR)) {
+	case 0:
+		return i + (uint32_t)m->nums;
+	case NUMS_SEQ:
+		return i + (uint32_t)m->seqs;
+	default:
+		return i + (uint32_t)m->pairs;
+	}
 }
 
 static void
@@ -659,6 +684,7 @@ trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
 {
 	uint64_t ncats = dst->ncats, nevents = dst->nevents;
 	uint64_t nwide = dst->nwide, nnums = dst->nnums, nseqs = dst->nseqs;
+	uint64_t npairs = dst->npairs;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct private *sp = src[i]->pending;
@@ -670,9 +696,11 @@ trace_merge_ok(const struct trace *dst, struct trace *const *src, size_t n)
 		nwide += src[i]->nwide;
 		nnums += src[i]->nnums;
 		nseqs += src[i]->nseqs;
+		npairs += src[i]->npairs;
 		if (ncats >= TRACE_CATS_MAX - 1 || nevents >= EV_NONE - 1 ||
 		    nwide >= EV_NONE - 1 ||
-		    nnums > NUMS_SEQ || nseqs >= NUMS_SEQ - 1)
+		    nnums > NUMS_LIMIT || nseqs > NUMS_LIMIT ||
+		    npairs > NUMS_LIMIT)
 			return 0;
 	}
 	return 1;
@@ -718,6 +746,7 @@ trace_merge(struct trace *dst, struct trace *src)
 	m.wide = dst->nwide;
 	m.nums = dst->nnums;
 	m.seqs = dst->nseqs;
+	m.pairs = dst->npairs;
 	m.comms = dst->ncomms;
 	nargs = dst->nevents;
 	merge_array((void **)&dst->args, &nargs, &dst->args_cap,
@@ -735,13 +764,16 @@ trace_merge(struct trace *dst, struct trace *src)
 	merge_array((void **)&dst->seqs, &dst->nseqs, &dst->seqs_cap,
 	    (void **)&src->seqs, &src->seqs_cap, src->nseqs,
 	    sizeof *src->seqs, NULL, &m);
+	merge_array((void **)&dst->pairs, &dst->npairs, &dst->pairs_cap,
+	    (void **)&src->pairs, &src->pairs_cap, src->npairs,
+	    sizeof *src->pairs, NULL, &m);
 	merge_array((void **)&dst->comms, &dst->ncomms, &dst->comms_cap,
 	    (void **)&src->comms, &src->comms_cap, src->ncomms,
 	    sizeof *src->comms, fix_comm, &m);
 	merge_array((void **)&dst->flows, &dst->nflows, &dst->flows_cap,
 	    (void **)&src->flows, &src->flows_cap, src->nflows,
 	    sizeof *src->flows, fix_flow, &m);
-	src->nevents = src->nwide = src->nnums = src->nseqs =
+	src->nevents = src->nwide = src->nnums = src->nseqs = src->npairs =
 	    src->ncomms = src->nflows = 0;
 	for (size_t i = 0; i < sp->metas.n; i++) {
 		struct meta x = sp->metas.v[i];

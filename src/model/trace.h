@@ -130,6 +130,8 @@ struct trace {
 	size_t nnums, nums_cap;
 	int64_t *seqs;          /* the nums that are a sequence number alone */
 	size_t nseqs, seqs_cap;
+	struct arg_pair *pairs; /* the nums that are two values */
+	size_t npairs, pairs_cap;
 	struct comm_args *comms;
 	size_t ncomms, comms_cap;
 	struct flow *flows;     /* freed by trace_finalize() once bound (their
@@ -217,7 +219,8 @@ uint32_t trace_add_event(struct trace *t, const struct event *ev,
  * The args record of args a (a->nums is ignored) with their floating-point
  * values n, for trace_add_event(): in 16 bytes when they fit, else in
  * t->wide; n stored only when it differs, bit for bit, from ARG_NUMS_NONE
- * (in t->seqs when only its seq does).
+ * (in t->seqs when only its seq does, in t->pairs when its seq is -1 or
+ * its value +0.0).
  */
 struct args_rec trace_make_args(struct trace *t, const struct event_args *a,
     const struct arg_nums *n);
@@ -351,19 +354,41 @@ trace_args(const struct trace *t, const struct event *e, struct event_args *buf)
 void trace_args_set_comm(struct trace *t, uint32_t i, uint32_t comm);
 /*
  * The floating-point arguments of a (ARG_NUMS_NONE when none are stored).
- * a->nums is EV_NONE, an index into t->nums, or with NUMS_SEQ set an index
- * into t->seqs: most nums are an autograd op's sequence number alone (no
- * FLOPs, value 0), kept there in 8 bytes rather than 24.
+ * a->nums is EV_NONE, or its top two bits say where the rest indexes
+ * (NUMS_INDEX()): neither, t->nums (24 bytes); NUMS_SEQ, t->seqs, a
+ * sequence number alone (an autograd op's: no FLOPs, value 0) in 8 bytes;
+ * NUMS_PAIR, t->pairs, flops and value (seq -1); both, t->pairs, flops and
+ * seq (value 0).  Each index is below NUMS_LIMIT.
  */
 #define NUMS_SEQ UINT32_C(0x80000000)
+#define NUMS_PAIR UINT32_C(0x40000000)
+#define NUMS_LIMIT (NUMS_PAIR - 1)
+#define NUMS_INDEX(i) ((i) & ~(NUMS_SEQ | NUMS_PAIR))
+/* The nums that the index i (an event_args' nums) says. */
+static inline struct arg_nums
+trace_nums(const struct trace *t, uint32_t i)
+{
+	const struct arg_pair *p;
+
+	if (i == EV_NONE)
+		return ARG_NUMS_NONE;
+	switch (i & (NUMS_SEQ | NUMS_PAIR)) {
+	case 0:
+		return t->nums[i];
+	case NUMS_SEQ:
+		return (struct arg_nums){ -1.0, 0.0, t->seqs[NUMS_INDEX(i)] };
+	case NUMS_PAIR:
+		p = &t->pairs[NUMS_INDEX(i)];
+		return (struct arg_nums){ p->flops, p->value, -1 };
+	default:
+		p = &t->pairs[NUMS_INDEX(i)];
+		return (struct arg_nums){ p->flops, 0.0, p->seq };
+	}
+}
 static inline struct arg_nums
 trace_args_nums(const struct trace *t, const struct event_args *a)
 {
-	if (a->nums == EV_NONE)
-		return ARG_NUMS_NONE;
-	if (a->nums & NUMS_SEQ)
-		return (struct arg_nums){ -1.0, 0.0, t->seqs[a->nums & ~NUMS_SEQ] };
-	return t->nums[a->nums];
+	return trace_nums(t, a->nums);
 }
 /* args.flops, < 0 if absent. */
 static inline double
@@ -403,9 +428,13 @@ trace_prefetch_args(const struct trace *t, const uint32_t *idx, size_t j,
 
 		if (r->device == ARGS_WIDE)
 			__builtin_prefetch(&t->wide[r->nums]);
-		else if (r->nums != EV_NONE && (r->nums & NUMS_SEQ))
-			__builtin_prefetch(&t->seqs[r->nums & ~NUMS_SEQ]);
-		else if (r->nums != EV_NONE)
+		else if (r->nums == EV_NONE || r->device == ARGS_NONE)
+			return;
+		else if ((r->nums & (NUMS_SEQ | NUMS_PAIR)) == NUMS_SEQ)
+			__builtin_prefetch(&t->seqs[NUMS_INDEX(r->nums)]);
+		else if (r->nums & NUMS_PAIR)
+			__builtin_prefetch(&t->pairs[NUMS_INDEX(r->nums)]);
+		else
 			__builtin_prefetch(&t->nums[r->nums]);
 	}
 }
