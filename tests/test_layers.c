@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/layers.h"
+#include "base/job.h"
 #include "load/load.h"
 #include "analysis/metrics.h"
 #include "analysis/steps.h"
@@ -39,10 +40,10 @@ fix_find(struct fix *f, const char *pattern)
 	f->ns = steps_find(&f->d, &f->s);
 	if (pattern) {
 		cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED), 0);
-		f->nl = layers_find(&f->d, f->s, f->ns, &re, &f->l);
+		f->nl = layers_find(&f->d, f->s, f->ns, &re, &f->l, NULL);
 		regfree(&re);
 	} else {
-		f->nl = layers_find(&f->d, f->s, f->ns, NULL, &f->l);
+		f->nl = layers_find(&f->d, f->s, f->ns, NULL, &f->l, NULL);
 	}
 }
 
@@ -422,14 +423,14 @@ Test(layers, pattern_names)
 	 * No group: the whole name.  CPU events of any category match, GPU
 	 * events (the gemm_* kernels) never do.
 	 */
-	f.nl = layers_find(&f.d, f.s, f.ns, NULL, &f.l);
+	f.nl = layers_find(&f.d, f.s, f.ns, NULL, &f.l, NULL);
 	cr_assert_eq(f.nl, 5);
 	free(f.l);
 	{
 		regex_t re;
 
 		cr_assert_eq(regcomp(&re, "nn\\.Module|gemm", REG_EXTENDED), 0);
-		f.nl = layers_find(&f.d, f.s, f.ns, &re, &f.l);
+		f.nl = layers_find(&f.d, f.s, f.ns, &re, &f.l, NULL);
 		regfree(&re);
 	}
 	cr_assert_eq(f.nl, 1, "got %zu layers", f.nl);
@@ -447,11 +448,52 @@ Test(layers, pattern_names)
 		regex_t re;
 
 		cr_assert_eq(regcomp(&re, "^no such name$", REG_EXTENDED), 0);
-		f.nl = layers_find(&f.d, f.s, f.ns, &re, &f.l);
+		f.nl = layers_find(&f.d, f.s, f.ns, &re, &f.l, NULL);
 		regfree(&re);
 	}
 	cr_assert_eq(f.nl, 0);
 	cr_assert_null(f.l);
+	fix_free(&f);
+}
+
+/* The caller's job given as before: joined by layers_find(), on every path. */
+static void *
+slow_mark(void *arg)
+{
+	usleep(50000);
+	*(int *)arg = 1;
+	return NULL;
+}
+
+Test(layers, before_is_joined)
+{
+	struct fix f;
+	struct metrics none;
+	struct layer *l;
+	struct job j;
+	int done = 0;
+	regex_t re;
+
+	fsdp2_trace(&f.t, FSDP2_MODULE_SPAN);
+	metrics_build(&f.d, &f.t, 0, METRICS_DEFAULT_MIN_GAP_NS);
+	f.ns = steps_find(&f.d, &f.s);
+	job_start(&j, slow_mark, &done);
+	f.nl = layers_find(&f.d, f.s, f.ns, NULL, &f.l, &j);
+	cr_assert_gt(f.nl, 0);
+	cr_assert_eq(done, 1, "layers found, the job not joined");
+	/* no layers */
+	done = 0;
+	cr_assert_eq(regcomp(&re, "^no such name$", REG_EXTENDED), 0);
+	job_start(&j, slow_mark, &done);
+	cr_assert_eq(layers_find(&f.d, f.s, f.ns, &re, &l, &j), 0);
+	regfree(&re);
+	cr_assert_eq(done, 1, "no layers, the job not joined");
+	/* no trace */
+	done = 0;
+	memset(&none, 0, sizeof none);
+	job_start(&j, slow_mark, &done);
+	cr_assert_eq(layers_find(&none, NULL, 0, NULL, &l, &j), 0);
+	cr_assert_eq(done, 1, "no trace, the job not joined");
 	fix_free(&f);
 }
 

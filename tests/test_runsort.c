@@ -170,3 +170,50 @@ Test(runsort, plain_int64s)
 		cr_assert_eq(memcmp(v, o, n * sizeof *v), 0, "rep %d", rep);
 	}
 }
+
+/* runsort_r(): indices sorted by the values they point to (the context). */
+static int
+by_value_at(const void *pa, const void *pb, void *ctx)
+{
+	const int64_t *v = ctx;
+	int64_t a = v[*(const uint32_t *)pa], b = v[*(const uint32_t *)pb];
+
+	return (a > b) - (a < b);
+}
+
+static int
+by_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+Test(runsort, with_context_stably)
+{
+	uint64_t rng = 7;
+	int64_t v[600];
+	uint32_t idx[600], o[600];
+
+	for (int rep = 0; rep < 30; rep++) {
+		size_t n = (size_t)rng_below(&rng, 601);
+
+		/* two runs of values, as two streams' keys */
+		for (size_t i = 0; i < n; i++)
+			v[i] = i < n / 2 ? (int64_t)i * 3 : (int64_t)(i - n / 2) * 2 +
+			    rng_below(&rng, 2);
+		for (size_t i = 0; i < n; i++)
+			idx[i] = (uint32_t)i;
+		runsort_r(idx, n, sizeof *idx, by_value_at, v);
+		/* the oracle: for each value in order, its indices ascending */
+		memcpy(o, idx, n * sizeof *o);
+		qsort(o, n, sizeof *o, by_u32);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_eq(o[i], i, "a permutation");
+		for (size_t i = 1; i < n; i++) {
+			cr_assert_leq(v[idx[i - 1]], v[idx[i]], "rep %d at %zu", rep, i);
+			if (v[idx[i - 1]] == v[idx[i]])
+				cr_assert_lt(idx[i - 1], idx[i], "stable, rep %d", rep);
+		}
+	}
+}

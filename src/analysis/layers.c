@@ -36,25 +36,25 @@
 #define NAME_NO (UINT32_MAX - 1)        /* name cache: not one of ours */
 #define NONE UINT32_MAX
 
-/* One activity in launch order. */
-struct act_key {
-	int64_t key_ns;         /* launch call start (activity start if unlinked) */
-	int64_t start_ns, end_ns;
-};
-
 /*
- * Activities sorted by key, with an optional min-start / max-end tree over
- * blocks of LAUNCH_BLOCK keys: a bottom-up segment tree whose leaves
- * nb..2nb-1 are the blocks' extents and whose inner nodes are 1..nb-1 (half
- * a byte a key, where a tree over the keys took 16 bytes each: fresh memory
- * at the analysis' peak).  A query scans the keys of the blocks at its two
- * ends and asks the tree for the whole blocks between.
+ * Activities sorted by key (the start of their launch call, their own
+ * start if unlinked), then start, then end: their positions in d->acts,
+ * 4 bytes a key (the key is d->launch_ns's, start and end the event's,
+ * where a copy of the three took 24 bytes: fresh memory at the analysis'
+ * peak).  With an optional min-start / max-end tree over blocks of
+ * LAUNCH_BLOCK keys: a bottom-up segment tree whose leaves nb..2nb-1 are
+ * the blocks' extents and whose inner nodes are 1..nb-1.  A query scans
+ * the keys of the blocks at its two ends and asks the tree for the whole
+ * blocks between.
  */
 #define LAUNCH_BLOCK 64
 
 struct launch_index {
+	const struct trace *t;
+	const struct metrics *d;
+	int linked;             /* keys are launch times */
 	size_t n;
-	struct act_key *a;
+	uint32_t *pos;          /* n positions in d->acts, by key */
 	size_t nb;              /* blocks: ceil(n / LAUNCH_BLOCK); 0 if no tree */
 	int64_t *tmin, *tmax;   /* 2 nb entries (0 unused); NULL if no tree */
 };
@@ -156,16 +156,36 @@ name_cache(const struct ctx *c)
 /* ------------------------------------------------------------------ */
 /* The launch index. */
 
-static int
-act_key_cmp(const void *pa, const void *pb)
+/* The activity of x's key k. */
+static const struct event *
+key_event(const struct launch_index *x, size_t k)
 {
-	const struct act_key *a = pa, *b = pb;
+	return &x->t->events[x->d->acts[x->pos[k]]];
+}
 
-	if (a->key_ns != b->key_ns)
-		return a->key_ns < b->key_ns ? -1 : 1;
-	if (a->start_ns != b->start_ns)
-		return a->start_ns < b->start_ns ? -1 : 1;
-	return a->end_ns < b->end_ns ? -1 : a->end_ns > b->end_ns;
+/* The key of d->acts[p]. */
+static int64_t
+key_at(const struct launch_index *x, uint32_t p)
+{
+	return x->linked ? x->d->launch_ns[p] : x->t->events[x->d->acts[p]].ts_ns;
+}
+
+/* Key order (runsort_r(), ctx the index): key, then start, then end. */
+static int
+key_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct launch_index *x = ctx;
+	uint32_t pa_ = *(const uint32_t *)pa, pb_ = *(const uint32_t *)pb;
+	int64_t ka = key_at(x, pa_), kb = key_at(x, pb_);
+	const struct event *a, *b;
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	a = &x->t->events[x->d->acts[pa_]];
+	b = &x->t->events[x->d->acts[pb_]];
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns ? -1 : 1;
+	return event_end(a) < event_end(b) ? -1 : event_end(a) > event_end(b);
 }
 
 /* Whether activity e goes into the launch index (see launch_index_build). */
@@ -183,8 +203,10 @@ keys_extent(const struct launch_index *x, size_t l, size_t r, int64_t *lo,
     int64_t *hi)
 {
 	for (size_t k = l; k < r; k++) {
-		*lo = min64(*lo, x->a[k].start_ns);
-		*hi = max64(*hi, x->a[k].end_ns);
+		const struct event *e = key_event(x, k);
+
+		*lo = min64(*lo, e->ts_ns);
+		*hi = max64(*hi, event_end(e));
 	}
 }
 
@@ -195,8 +217,9 @@ keys_extent(const struct launch_index *x, size_t l, size_t r, int64_t *lo,
  *
  * The keys are gathered track by track: a stream runs its work in launch
  * order, so each track's keys come (nearly) sorted and runsort merges a few
- * runs.  act_key_cmp orders by every field, so the result is the same in
- * whatever order the keys were gathered.
+ * runs.  key_cmp orders by every value a query reads (keys equal in all
+ * three may come in either order), so the answers are the same in whatever
+ * order the keys were gathered.
  */
 static void
 launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
@@ -207,6 +230,9 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	size_t *at = xcalloc(d->ntracks + 1, sizeof *at);
 
 	memset(x, 0, sizeof *x);
+	x->t = t;
+	x->d = d;
+	x->linked = c->linked;
 	/* at[p + 1]: how many keys track p has; then where its run starts */
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
@@ -217,20 +243,15 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 	for (size_t p = 0; p < d->ntracks; p++)
 		at[p + 1] += at[p];
 	x->n = at[d->ntracks];
-	x->a = xreallocarray(NULL, x->n ? x->n : 1, sizeof *x->a);
+	x->pos = xreallocarray(NULL, x->n ? x->n : 1, sizeof *x->pos);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
-		struct act_key *k;
 
-		if (!in_launch_index(c, e, comm_only))
-			continue;
-		k = &x->a[at[metrics_track_pos(d, e->track)]++];
-		k->key_ns = c->linked ? d->launch_ns[i] : e->ts_ns;
-		k->start_ns = e->ts_ns;
-		k->end_ns = event_end(e);
+		if (in_launch_index(c, e, comm_only))
+			x->pos[at[metrics_track_pos(d, e->track)]++] = (uint32_t)i;
 	}
 	free(at);
-	runsort(x->a, x->n, sizeof *x->a, act_key_cmp);
+	runsort_r(x->pos, x->n, sizeof *x->pos, key_cmp, x);
 	if (!tree || x->n == 0)
 		return;
 	x->nb = (x->n + LAUNCH_BLOCK - 1) / LAUNCH_BLOCK;
@@ -253,7 +274,7 @@ launch_index_build(struct launch_index *x, const struct ctx *c, int comm_only,
 static void
 launch_index_free(struct launch_index *x)
 {
-	free(x->a);
+	free(x->pos);
 	free(x->tmin);
 	free(x->tmax);
 	memset(x, 0, sizeof *x);
@@ -269,15 +290,15 @@ launch_lower_bound(const struct launch_index *x, int64_t ts_ns, size_t from)
 {
 	size_t lo = from, hi = from, step = 1;
 
-	while (hi < x->n && x->a[hi].key_ns < ts_ns) {
+	while (hi < x->n && key_at(x, x->pos[hi]) < ts_ns) {
 		lo = hi + 1;
 		hi = x->n - hi > step ? hi + step : x->n;
 		step *= 2;
 	}
-	while (lo < hi) {       /* keys before lo are < ts_ns; a[hi] >= ts_ns or hi == n */
+	while (lo < hi) {       /* keys before lo are < ts_ns; key hi >= ts_ns or hi == n */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (x->a[mid].key_ns < ts_ns)
+		if (key_at(x, x->pos[mid]) < ts_ns)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -400,8 +421,8 @@ own_by_span(struct ctx *c)
 		for (size_t j = a; j < b; j++) {
 			xgrow(&o, &cap, n + 1, sizeof *o);
 			o[n].layer = (uint32_t)i;
-			o[n].start_ns = x.a[j].start_ns;
-			o[n].end_ns = x.a[j].end_ns;
+			o[n].start_ns = key_event(&x, j)->ts_ns;
+			o[n].end_ns = event_end(key_event(&x, j));
 			n++;
 		}
 	}
@@ -1360,7 +1381,8 @@ exec_cmp(const void *pa, const void *pb)
 
 size_t
 layers_find(const struct metrics *d, const struct step *steps,
-    size_t nsteps, const regex_t *pattern, struct layer **out)
+    size_t nsteps, const regex_t *pattern, struct layer **out,
+    struct job *before)
 {
 	struct ctx c;
 	struct fsdp2 f;
@@ -1370,8 +1392,11 @@ layers_find(const struct metrics *d, const struct step *steps,
 	int fsdp2 = 0;
 
 	*out = NULL;
-	if (d->t == NULL)
+	if (d->t == NULL) {
+		if (before != NULL)
+			job_join(before);
 		return 0;
+	}
 	memset(&c, 0, sizeof c);
 	memset(&f, 0, sizeof f);
 	c.d = d;
@@ -1394,6 +1419,8 @@ layers_find(const struct metrics *d, const struct step *steps,
 		if (c.n == 0)
 			module_collect(&c);
 	}
+	if (before != NULL)
+		job_join(before);
 	if (c.n == 0) {
 		fsdp2_free(&f);
 		return 0;

@@ -88,9 +88,16 @@ struct layer {
  * sources.  Returns their number and a malloc'd array in *out (NULL if
  * none).  Cannot fail.  The layer names are interned into d->t's string
  * table, its one write to the trace: not while another thread reads it.
+ *
+ * before, if not NULL, is the caller's job on another thread: joined once
+ * the layers are found, before their GPU extents are (the index of the
+ * launches and the own collectives, the most memory), so that the two do
+ * not hold theirs at once.
  */
+struct job;
 size_t layers_find(const struct metrics *d, const struct step *steps,
-    size_t nsteps, const regex_t *pattern, struct layer **out);
+    size_t nsteps, const regex_t *pattern, struct layer **out,
+    struct job *before);
 
 /*
  * The one ranking of layers by exposed communication, for the findings, the

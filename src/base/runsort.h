@@ -26,5 +26,8 @@
  */
 void runsort(void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *));
+/* runsort() with a comparison that is given ctx too, as qsort_r()'s is. */
+void runsort_r(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *ctx);
 
 #endif
