@@ -47,74 +47,103 @@ heap_down(const struct trace *t, const uint32_t *ev, struct run *h, size_t k,
 
 /*
  * The events of ev[0..n) (ascending, so track by track, each track's by
- * time) in time order, equal times in event order: a merge of the
- * per-track runs, O(n log k) for k tracks.  Returns a malloc'd array.
+ * time) in time order, equal times in event order, one at a time
+ * (merge_next()): a merge of the per-track runs, O(log k) each for k
+ * tracks.
  */
-static uint32_t *
-by_time_merged(const struct trace *t, const uint32_t *ev, size_t n)
-{
-	uint32_t *out = xreallocarray(NULL, n ? n : 1, sizeof *out);
-	struct run *h = NULL;
-	size_t k = 0, cap = 0;
+struct merge {
+	const struct trace *t;
+	const uint32_t *ev;
+	struct run *h;          /* a heap of the runs not yet exhausted */
+	size_t k;
+};
 
+static void
+merge_start(struct merge *g, const struct trace *t, const uint32_t *ev,
+    size_t n)
+{
+	size_t cap = 0;
+
+	memset(g, 0, sizeof *g);
+	g->t = t;
+	g->ev = ev;
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0 && t->events[ev[i]].track == t->events[ev[i - 1]].track)
 			continue;
-		if (k > 0)
-			h[k - 1].end = i;
-		xgrow(&h, &cap, k + 1, sizeof *h);
-		h[k].at = i;
-		h[k++].end = n;
+		if (g->k > 0)
+			g->h[g->k - 1].end = i;
+		xgrow(&g->h, &cap, g->k + 1, sizeof *g->h);
+		g->h[g->k].at = i;
+		g->h[g->k++].end = n;
 	}
-	for (size_t i = k; i-- > 0;)
-		heap_down(t, ev, h, k, i);
-	for (size_t o = 0; k > 0; o++) {
-		out[o] = ev[h[0].at++];
-		if (h[0].at == h[0].end)
-			h[0] = h[--k];
-		heap_down(t, ev, h, k, 0);
+	for (size_t i = g->k; i-- > 0;)
+		heap_down(t, ev, g->h, g->k, i);
+}
+
+/* The next event of the merge, or EV_NONE when none is left (freed then). */
+static uint32_t
+merge_next(struct merge *g)
+{
+	uint32_t i;
+
+	if (g->k == 0) {
+		free(g->h);
+		g->h = NULL;
+		return EV_NONE;
 	}
-	free(h);
-	return out;
+	i = g->ev[g->h[0].at++];
+	if (g->h[0].at == g->h[0].end)
+		g->h[0] = g->h[--g->k];
+	heap_down(g->t, g->ev, g->h, g->k, 0);
+	return i;
+}
+
+/* Sample i of m. */
+static struct mem_sample
+sample(const struct memory *m, size_t i)
+{
+	struct arg_nums v = trace_nums(m->t, m->nums[i]);
+
+	/* Total Reserved takes flops' place (load/event.c) */
+	return (struct mem_sample){ m->ts_ns[i], v.value, v.flops };
 }
 
 void
 memory_build(struct memory *m, const struct trace *t, int32_t device)
 {
 	size_t n = t->nlist[LIST_MEMORY];
-	uint32_t *ev;
+	struct merge g;
+	uint32_t i;
 
 	memset(m, 0, sizeof *m);
 	m->device = device;
+	m->t = t;
 	if (n == 0)
 		return;
 	/* in time order, the samples need no sort (nor its copy of them) */
-	ev = by_time_merged(t, t->lists[LIST_MEMORY], n);
-	m->s = xreallocarray(NULL, n, sizeof *m->s);
-	for (size_t j = 0; j < n; j++) {
-		const struct event *e = &t->events[ev[j]];
+	m->ts_ns = xreallocarray(NULL, n, sizeof *m->ts_ns);
+	m->nums = xreallocarray(NULL, n, sizeof *m->nums);
+	merge_start(&g, t, t->lists[LIST_MEMORY], n);
+	while ((i = merge_next(&g)) != EV_NONE) {
+		const struct event *e = &t->events[i];
 		struct event_args a_buf;
 		const struct event_args *a;
-		struct arg_nums nums;
 
-		trace_prefetch_args(t, ev, j, n);
 		if (!(e->flags & EVF_INSTANT) ||
 		    (a = trace_args(t, e, &a_buf)) == NULL)
 			continue;
 		if (a->device != device)
 			continue;
-		nums = trace_args_nums(t, a);
-		m->s[m->n].ts_ns = e->ts_ns;
-		m->s[m->n].allocated = nums.value;
-		m->s[m->n].reserved = nums.flops;       /* Total Reserved */
-		m->n++;
+		m->ts_ns[m->n] = e->ts_ns;
+		m->nums[m->n++] = a->nums;
 	}
-	free(ev);
-	for (size_t i = 0; i < m->n; i++) {
-		if (m->s[i].allocated > m->peak_allocated)
-			m->peak_allocated = m->s[i].allocated;
-		if (m->s[i].reserved > m->peak_reserved)
-			m->peak_reserved = m->s[i].reserved;
+	for (size_t k = 0; k < m->n; k++) {
+		struct mem_sample x = sample(m, k);
+
+		if (x.allocated > m->peak_allocated)
+			m->peak_allocated = x.allocated;
+		if (x.reserved > m->peak_reserved)
+			m->peak_reserved = x.reserved;
 	}
 }
 
@@ -123,7 +152,8 @@ memory_free(struct memory *m)
 {
 	if (m == NULL)
 		return;
-	free(m->s);
+	free(m->ts_ns);
+	free(m->nums);
 	memset(m, 0, sizeof *m);
 }
 
@@ -136,7 +166,7 @@ upto(const struct memory *m, int64_t t_ns)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (m->s[mid].ts_ns <= t_ns)
+		if (m->ts_ns[mid] <= t_ns)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -151,7 +181,7 @@ memory_at(const struct memory *m, int64_t ts_ns, struct mem_sample *out)
 
 	if (k == 0)
 		return 0;
-	*out = m->s[k - 1];
+	*out = sample(m, k - 1);
 	return 1;
 }
 
@@ -167,11 +197,13 @@ memory_peak(const struct memory *m, int64_t a_ns, int64_t b_ns,
 		return 0;
 	k = upto(m, a_ns);
 	i = k > 0 ? k - 1 : 0;  /* the sample in effect at a_ns, if any */
-	for (; i < m->n && m->s[i].ts_ns < b_ns; i++) {
-		if (!any || m->s[i].allocated > *alloc)
-			*alloc = m->s[i].allocated;
-		if (!any || m->s[i].reserved > *reserved)
-			*reserved = m->s[i].reserved;
+	for (; i < m->n && m->ts_ns[i] < b_ns; i++) {
+		struct mem_sample x = sample(m, i);
+
+		if (!any || x.allocated > *alloc)
+			*alloc = x.allocated;
+		if (!any || x.reserved > *reserved)
+			*reserved = x.reserved;
 		any = 1;
 	}
 	return any;
@@ -201,8 +233,8 @@ memory_steps(const struct memory *m, const struct trace *t,
 			continue;
 		k = upto(m, p->start_ns);
 		j = k > 0 ? k - 1 : 0;
-		for (; j < m->n && m->s[j].ts_ns < p->end_ns; j++) {
-			const struct mem_sample *q = &m->s[j];
+		for (; j < m->n && m->ts_ns[j] < p->end_ns; j++) {
+			const struct mem_sample y = sample(m, j), *q = &y;
 
 			if (!p->has_samples) {
 				p->min_allocated = p->peak_allocated = q->allocated;
