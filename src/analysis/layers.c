@@ -156,18 +156,25 @@ name_cache(const struct ctx *c)
 /* ------------------------------------------------------------------ */
 /* The launch index. */
 
+/* The activity at position p of d->acts. */
+static const struct event *
+act_event(const struct launch_index *x, uint32_t p)
+{
+	return &x->t->events[x->d->acts[p]];
+}
+
 /* The activity of x's key k. */
 static const struct event *
 key_event(const struct launch_index *x, size_t k)
 {
-	return &x->t->events[x->d->acts[x->pos[k]]];
+	return act_event(x, x->pos[k]);
 }
 
 /* The key of d->acts[p]. */
 static int64_t
 key_at(const struct launch_index *x, uint32_t p)
 {
-	return x->linked ? x->d->launch_ns[p] : x->t->events[x->d->acts[p]].ts_ns;
+	return x->linked ? x->d->launch_ns[p] : act_event(x, p)->ts_ns;
 }
 
 /* Key order (runsort_r(), ctx the index): key, then start, then end. */
@@ -175,14 +182,14 @@ static int
 key_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct launch_index *x = ctx;
-	uint32_t pa_ = *(const uint32_t *)pa, pb_ = *(const uint32_t *)pb;
-	int64_t ka = key_at(x, pa_), kb = key_at(x, pb_);
+	uint32_t p = *(const uint32_t *)pa, q = *(const uint32_t *)pb;
+	int64_t kp = key_at(x, p), kq = key_at(x, q);
 	const struct event *a, *b;
 
-	if (ka != kb)
-		return ka < kb ? -1 : 1;
-	a = &x->t->events[x->d->acts[pa_]];
-	b = &x->t->events[x->d->acts[pb_]];
+	if (kp != kq)
+		return kp < kq ? -1 : 1;
+	a = act_event(x, p);
+	b = act_event(x, q);
 	if (a->ts_ns != b->ts_ns)
 		return a->ts_ns < b->ts_ns ? -1 : 1;
 	return event_end(a) < event_end(b) ? -1 : event_end(a) > event_end(b);
