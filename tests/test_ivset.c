@@ -147,11 +147,24 @@ Test(ivset, streaming_build_against_bits)
 		size_t n = random_ivals(&rng, iv, 80, bits);
 		struct ivset s;
 
+		struct ivset_count c = { 0, 0 };
+
 		qsort(iv, n, sizeof *iv, by_start);
 		ivset_begin(&s, n);
 		for (size_t i = 0; i < n; i++)
 			ivset_add(&s, iv[i].start_ns, iv[i].end_ns);
 		ivset_end(&s, n);
+		check_set(&s, bits);
+		/* the count is the set's size, so it can be the room it is built in */
+		for (size_t i = 0; i < n; i++)
+			ivset_count_add(&c, iv[i].start_ns, iv[i].end_ns);
+		cr_assert_eq(c.n, s.n, "seed %llu: counted %zu, built %zu",
+		    (unsigned long long)seed, c.n, s.n);
+		ivset_free(&s);
+		ivset_begin(&s, c.n);
+		for (size_t i = 0; i < n; i++)
+			ivset_add(&s, iv[i].start_ns, iv[i].end_ns);
+		ivset_end(&s, c.n);
 		check_set(&s, bits);
 		ivset_free(&s);
 	}

@@ -276,6 +276,20 @@ select_kth(int64_t *v, size_t n, size_t k)
 	return v[k];
 }
 
+/* The compute activities starting in the window: rule_launch()'s room. */
+static size_t
+compute_acts(const struct ctx *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->d->nacts; i++) {
+		const struct event *e = &c->t->events[c->d->acts[i]];
+
+		n += e->cls == CLASS_COMPUTE && e->ts_ns >= c->w0 && e->ts_ns < c->w1;
+	}
+	return n;
+}
+
 static void
 rule_launch(struct list *l, const struct ctx *c)
 {
@@ -304,8 +318,8 @@ rule_launch(struct list *l, const struct ctx *c)
 		is_short = e->cls == CLASS_COMPUTE &&
 		    e->dur_ns <= FINDINGS_LAUNCH_SHORT_NS;
 		if (e->cls == CLASS_COMPUTE) {
-			if (durs == NULL)       /* at most one per activity */
-				durs = xreallocarray(NULL, d->nacts, sizeof *durs);
+			if (durs == NULL)       /* one per compute activity */
+				durs = xreallocarray(NULL, compute_acts(c), sizeof *durs);
 			durs[ncomp++] = e->dur_ns;
 			if (hole > 0 && hole <= FINDINGS_LAUNCH_GAP_NS)
 				separated++;

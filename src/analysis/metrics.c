@@ -326,6 +326,7 @@ metrics_build(struct metrics *d, const struct trace *t, int32_t device,
     int64_t min_gap_ns)
 {
 	struct ivset *set[4];
+	struct ivset_count count[4] = { { 0, 0 } };
 
 	memset(d, 0, sizeof *d);
 	d->t = t;
@@ -345,8 +346,16 @@ metrics_build(struct metrics *d, const struct trace *t, int32_t device,
 	set[CLASS_COMPUTE] = &d->comp;
 	set[CLASS_COMM] = &d->comm;
 	set[CLASS_MEMORY] = &d->mem;
+	/* each set the room it takes, no more (ivset_count_add()) */
+	for (size_t i = 0; i < d->nacts; i++) {
+		const struct event *e = &t->events[d->acts[i]];
+
+		ivset_count_add(&count[0], e->ts_ns, event_end(e));
+		if (e->cls >= CLASS_COMPUTE)
+			ivset_count_add(&count[e->cls], e->ts_ns, event_end(e));
+	}
 	for (int c = 0; c < 4; c++)
-		ivset_begin(set[c], d->nacts);
+		ivset_begin(set[c], count[c].n);
 	for (size_t i = 0; i < d->nacts; i++) {
 		const struct event *e = &t->events[d->acts[i]];
 
@@ -359,7 +368,7 @@ metrics_build(struct metrics *d, const struct trace *t, int32_t device,
 			ivset_add(set[e->cls], e->ts_ns, event_end(e));
 	}
 	for (int c = 0; c < 4; c++)
-		ivset_end(set[c], d->nacts);
+		ivset_end(set[c], count[c].n);
 	ivset_subtract(&d->exposed, &d->comm, &d->comp);
 	build_holes(d);
 }

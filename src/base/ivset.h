@@ -49,6 +49,31 @@ void ivset_build(struct ivset *s, struct ival *iv, size_t n);
 void ivset_begin(struct ivset *s, size_t cap);
 void ivset_add(struct ivset *s, int64_t start_ns, int64_t end_ns);
 void ivset_end(struct ivset *s, size_t cap);
+/*
+ * How many intervals the set of those ivset_add() calls will hold, to pass
+ * as cap: a counter zeroed, then ivset_count_add() with the same intervals
+ * in the same order; n is the count.  A set built with room for exactly
+ * that many leaves no unused room behind it (in a heap of huge pages,
+ * unused room that was touched stays resident: heap.h).
+ */
+struct ivset_count {
+	size_t n;
+	int64_t end_ns;         /* of the last interval counted */
+};
+
+static inline void
+ivset_count_add(struct ivset_count *c, int64_t start_ns, int64_t end_ns)
+{
+	if (start_ns >= end_ns)
+		return;
+	if (c->n > 0 && start_ns <= c->end_ns) {
+		if (end_ns > c->end_ns)
+			c->end_ns = end_ns;
+		return;
+	}
+	c->n++;
+	c->end_ns = end_ns;
+}
 /* Frees the set's arrays and zeroes it; s may be zeroed. */
 void ivset_free(struct ivset *s);
 /* Returns the total length of the set. */
