@@ -11,9 +11,6 @@
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +20,7 @@
 
 #include "analysis/crossrank.h"
 #include "analysis/session.h"
+#include "base/heap.h"
 #include "base/xalloc.h"
 #include "load/cache.h"
 #include "load/input.h"
@@ -466,6 +464,17 @@ run_mode(const struct cli *c, struct session *s)
 	return status;
 }
 
+/* What the loaded traces' events take, for heap_analysis(). */
+static size_t
+model_bytes(const struct session *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->ntraces; i++)
+		n += s->traces[i]->nevents * sizeof *s->traces[i]->events;
+	return n;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -478,15 +487,7 @@ main(int argc, char **argv)
 	size_t shown = 0;
 	char err[1024], cache[PATH_MAX];
 
-#ifdef M_MMAP_THRESHOLD
-	/*
-	 * Arrays of a MB or more get pages of their own, given back when
-	 * freed.  glibc's default raises this threshold up to 32 MB as big
-	 * arrays are freed, after which the analysis's temporary arrays (and
-	 * the second thread's) stay in the heap: 8% more peak memory at 1 GB.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
+	heap_init();
 
 	setlocale(LC_ALL, "");
 	cli_parse(&cli, argc, argv);
@@ -538,6 +539,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	cli.opts.ranks_loaded = (int64_t)s.ntraces;
+	heap_analysis(model_bytes(&s));
 	/* the report shows the memory: built beside the layers (the viewer
 	   builds it when asked); the viewer's every window needs the op
 	   FLOPs, which MFU builds anyway */

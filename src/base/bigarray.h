@@ -36,10 +36,11 @@
 #define BIGARRAY_MIN ((size_t)4 << 20)
 /*
  * An array's first capacity, in bytes.  Grown from a few records, the
- * blocks it outgrew below malloc's mapping threshold (1 MB, main.c) would
- * stay in malloc's heap, written and free: about a MB an array, which 64
- * chunks loading at once paid 64 times for each (60 MB at 1 GB).  From a
- * MB malloc maps a block apart, and pages not yet written take no memory.
+ * blocks it outgrew below malloc's mapping threshold (heap.h) would stay
+ * in malloc's heap, written and free: about a MB an array, which 64
+ * chunks loading at once paid 64 times for each (60 MB at 1 GB).  A MB is
+ * above that threshold: malloc maps the block apart, and pages not yet
+ * written take no memory.
  */
 #define BIGARRAY_FIRST ((size_t)1 << 20)
 
