@@ -14,9 +14,10 @@
  * reopens from its cache, at some 5 us each on the virtual machine of
  * bench/RESULTS.md, half the reopen.  heap_analysis() gives the analysis
  * one heap in huge pages instead, kept when freed: 1,400 faults, and that
- * reopen 0.25 s -> 0.14 s.  What it costs is memory: a huge page is
- * resident in full once touched, some 3 MB more at the peak of the first
- * load of that trace (0.190 -> 0.192 GB, the peak now the analysis').
+ * reopen 0.25 s -> 0.13 s (bench/RESULTS.md, session 15).  What it costs
+ * is memory: a huge page is resident in full once touched, some 3 MB more
+ * at the peak of the first load of that trace (189-190 MB -> 191-194 MB,
+ * the peak now the analysis').
  *
  * Every thread allocates from that one heap: glibc gives each thread an
  * arena of its own otherwise (the analysis' threads would get the loader's,
