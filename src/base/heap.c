@@ -65,7 +65,7 @@ heap_analysis(size_t model_bytes)
 	 * trimmed back to no less than pad beyond its last block in use: what
 	 * is madvised below stays the heap's.
 	 */
-	if (pad > INT32_MAX || mallopt(M_TOP_PAD, (int)pad) == 0)
+	if (mallopt(M_TOP_PAD, (int)pad) == 0)         /* pad <= GROW_MAX fits */
 		return;
 	before = (uintptr_t)sbrk(0);
 	/* Blocks of the heap until it grows (a heap just loaded has little free). */

@@ -24,7 +24,7 @@ ivset_alloc(struct ivset *s, size_t cap)
 static inline void
 ivset_push(struct ivset *s, int64_t a, int64_t b)
 {
-	if (s->n > 0 && a <= s->end_ns[s->n - 1]) {
+	if (s->n > 0 && ivset_joins(s->end_ns[s->n - 1], a)) {
 		if (b > s->end_ns[s->n - 1])
 			s->end_ns[s->n - 1] = b;
 		return;

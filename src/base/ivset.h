@@ -61,12 +61,23 @@ struct ivset_count {
 	int64_t end_ns;         /* of the last interval counted */
 };
 
+/*
+ * Whether an interval starting at start_ns joins the last one, ending at
+ * last_end_ns (they overlap or touch): the one merge rule of ivset_add()
+ * and ivset_count_add().
+ */
+static inline int
+ivset_joins(int64_t last_end_ns, int64_t start_ns)
+{
+	return start_ns <= last_end_ns;
+}
+
 static inline void
 ivset_count_add(struct ivset_count *c, int64_t start_ns, int64_t end_ns)
 {
 	if (start_ns >= end_ns)
 		return;
-	if (c->n > 0 && start_ns <= c->end_ns) {
+	if (c->n > 0 && ivset_joins(c->end_ns, start_ns)) {
 		if (end_ns > c->end_ns)
 			c->end_ns = end_ns;
 		return;
