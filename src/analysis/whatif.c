@@ -1,0 +1,56 @@
+/*
+ * whatif — replays of the dependency graph for the report (whatif.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/whatif.h"
+#include "base/xalloc.h"
+
+void
+whatif_build(struct whatif *w, const struct analysis *an, size_t n,
+    const struct crossrank *x, const struct dg_whatif *sc, size_t nsc)
+{
+	size_t nv;
+
+	memset(w, 0, sizeof *w);
+	depgraph_build(&w->g, an, n, x);
+	nv = 2 * w->g.nnodes + 1;
+	w->sc = sc;
+	w->nsc = nsc;
+	w->replayed = xmalloc(nv * sizeof *w->replayed);
+	depgraph_replay(&w->g, NULL, w->replayed);
+	w->pred = xcalloc(nsc + 1, sizeof *w->pred);
+	for (size_t k = 0; k < nsc; k++) {
+		w->pred[k] = xmalloc(nv * sizeof *w->pred[k]);
+		depgraph_replay(&w->g, &sc[k], w->pred[k]);
+	}
+}
+
+int
+whatif_step(const struct whatif *w, size_t p, size_t s, size_t k,
+    struct whatif_step *out)
+{
+	const struct step *st = &w->g.an[p].steps[s];
+
+	out->measured_ns = st->end_ns - st->start_ns;
+	out->replayed_ns = depgraph_step_ns(&w->g, w->replayed, p, s);
+	out->predicted_ns = k < w->nsc ? depgraph_step_ns(&w->g, w->pred[k], p, s) :
+	    out->replayed_ns;
+	return out->replayed_ns < 0 ? -1 : 0;
+}
+
+void
+whatif_free(struct whatif *w)
+{
+	if (w->pred != NULL)
+		for (size_t k = 0; k < w->nsc; k++)
+			free(w->pred[k]);
+	free(w->pred);
+	free(w->replayed);
+	depgraph_free(&w->g);
+	memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,52 @@
+/*
+ * whatif — the dependency graph of a set of analyses replayed as measured
+ * and under each --what-if scenario: what the report asks of depgraph.h.
+ *
+ * A whatif owns its graph and the vertex times of every replay; it refers
+ * to the analyses (and their traces), which must outlive it.
+ * Cost: depgraph_build() plus one O(V + E) replay per scenario and one for
+ * the unchanged trace.
+ */
+#ifndef GANTTY_WHATIF_H
+#define GANTTY_WHATIF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/depgraph.h"
+
+struct analysis;
+struct crossrank;
+
+struct whatif {
+	struct depgraph g;
+	const struct dg_whatif *sc;     /* the scenarios (not owned) */
+	size_t nsc;
+	int64_t *replayed;              /* the replay of the unchanged trace */
+	int64_t **pred;                 /* nsc: each scenario's replay */
+};
+
+/* The step times of one analysis' step under the replays. */
+struct whatif_step {
+	int64_t measured_ns;            /* the CPU span of ProfilerStep */
+	int64_t replayed_ns;            /* the unchanged replay's */
+	int64_t predicted_ns;           /* the scenario's */
+};
+
+/*
+ * Builds w from an[0..n) and x (as depgraph_build()) and replays it
+ * unchanged and under sc[0..nsc) (borrowed: they must outlive w).
+ * w is overwritten.  Cannot fail.
+ */
+void whatif_build(struct whatif *w, const struct analysis *an, size_t n,
+    const struct crossrank *x, const struct dg_whatif *sc, size_t nsc);
+/*
+ * Step s of analysis p under scenario k into *out; returns 0, or -1 when
+ * the step has no marks.
+ */
+int whatif_step(const struct whatif *w, size_t p, size_t s, size_t k,
+    struct whatif_step *out);
+/* Frees what w owns; w may be zeroed. */
+void whatif_free(struct whatif *w);
+
+#endif
