@@ -31,6 +31,8 @@ done
 "$GANTTY" --report --format=json -q "$tmp/ranks" >"$tmp/report/ranks.json"
 "$GANTTY" --report --format=json -q --step=12 --align=collective "$tmp/ranks" \
     >"$tmp/report/ranks-step.json"
+"$GANTTY" --report --format=json -q --what-if=comm=2 --what-if=no-host-wait \
+    "$tmp/ranks" >"$tmp/report/ranks-whatif.json"
 "$GANTTY" --report --format=json -q --window=0:100ms \
     "$top_srcdir/share/example.json.gz" >"$tmp/report/window.json"
 mkdir "$tmp/per-rank"

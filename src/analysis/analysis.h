@@ -23,6 +23,8 @@
 
 struct trace;
 struct analysis_memory;
+struct dg_whatif;
+struct whatif;
 
 enum window_mode {
 	WINDOW_DEFAULT = 0,     /* first to last GPU activity of the device */
@@ -41,6 +43,12 @@ struct analysis_opts {
 	                                   nor distributedInfo gives one */
 	int memory;                     /* also build the device's memory */
 	int keep_flops;                 /* keep the op FLOPs (for the viewer) */
+	const struct dg_whatif *whatif; /* --what-if scenarios (whatif.h), nwhatif */
+	size_t nwhatif;
+	int critical_path;              /* --what-if given: the report adds each
+	                                   step's critical path and the what_if table */
+	const struct whatif *replays;   /* set by the report while it writes: the
+	                                   replays of the analyses it reports */
 };
 
 struct analysis {

@@ -27,7 +27,7 @@ enum {
 	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
 	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE, OPT_DIFF_TABLE,
 	OPT_BASELINE, OPT_COMM_PATTERN, OPT_PYTHON, OPT_COUNTERS, OPT_MARKS,
-	OPT_SELECT, OPT_PANEL,
+	OPT_SELECT, OPT_PANEL, OPT_WHAT_IF,
 };
 
 /*
@@ -66,6 +66,11 @@ static const struct opt {
 	{ "comm-pattern", 1, OPT_COMM_PATTERN, 34, "--comm-pattern=REGEX",
 	  "kernels whose names match REGEX (POSIX ERE) are\n"
 	  "communication too, beside the built-in rules" },
+	{ "what-if", 1, OPT_WHAT_IF, 40, "--what-if=S",
+	  "with --report: replay each step's dependency graph\n"
+	  "with the change S (none, comm=K, kernels=REGEX:K,\n"
+	  "no-straggler, no-host-wait; repeatable) and add\n"
+	  "each step's critical path" },
 	{ "flops-per-step", 1, OPT_FLOPS, 7, "--flops-per-step=F",
 	  "global model FLOPs of one step, for MFU" },
 	{ "model-params", 1, OPT_PARAMS, 8, "--model-params=P",
@@ -279,6 +284,8 @@ check_args(int argc, struct cli *c)
 
 	if (c->window != NULL && o->window == WINDOW_STEP)
 		cli_usage_error("%s", "--window and --step cannot be combined");
+	if (c->nwhatif > 0 && (c->mode != MODE_REPORT || c->reports))
+		cli_usage_error("%s", "--what-if goes with --report of traces");
 	if ((o->mfu.model_params > 0) != (o->mfu.tokens_per_step > 0))
 		cli_usage_error("%s", "--model-params and --tokens-per-step go together");
 	if (o->mfu.flops_per_step > 0 && o->mfu.model_params > 0)
@@ -342,6 +349,21 @@ cli_parse(struct cli *c, int argc, char **argv)
 		case OPT_COUNTERS: c->counters = 1; break;
 		case OPT_MARKS: c->marks = optarg; break;
 		case OPT_SELECT: c->select = optarg; break;
+		case OPT_WHAT_IF: {
+			char err[256];
+
+			if (c->nwhatif == CLI_WHATIF_MAX)
+				cli_usage_error("at most 16 --what-if scenarios, not more ('%s')",
+				    optarg);
+			if (depgraph_whatif_parse(&c->whatif[c->nwhatif], optarg, err,
+			    sizeof err) != 0)
+				cli_usage_error("--what-if: %s", err);
+			c->nwhatif++;
+			o->whatif = c->whatif;
+			o->nwhatif = c->nwhatif;
+			o->critical_path = 1;
+			break;
+		}
 		case OPT_PANEL: {
 			static const char *const panels[PANEL_COUNT] = {
 				[PANEL_WINDOW] = "window", [PANEL_KERNELS] = "kernels",
@@ -497,4 +519,7 @@ cli_free(struct cli *c)
 	if (c->comm_pattern != NULL)
 		regfree(&c->comm_re);
 	c->pattern = c->comm_pattern = NULL;
+	for (size_t i = 0; i < c->nwhatif; i++)
+		depgraph_whatif_free(&c->whatif[i]);
+	c->nwhatif = 0;
 }

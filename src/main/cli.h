@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "analysis/depgraph.h"
 #include "report/report.h"
 
 enum exit_code {
@@ -21,6 +22,8 @@ enum exit_code {
 	EXIT_INPUT = 1,         /* bad input or runtime error */
 	EXIT_USAGE = 2,
 };
+
+#define CLI_WHATIF_MAX 16
 
 enum mode {
 	MODE_VIEWER = 0,
@@ -60,6 +63,8 @@ struct cli {
 	int has_baseline;       /* --baseline=N: ProfilerStep#N marked (b) */
 	int64_t baseline;
 	int64_t diff_step[2];
+	struct dg_whatif whatif[CLI_WHATIF_MAX]; /* --what-if, nwhatif */
+	size_t nwhatif;
 };
 
 /*

@@ -6,6 +6,7 @@
 #include "analysis/bandwidth.h"
 #include "analysis/layers.h"
 #include "analysis/crossrank.h"
+#include "analysis/whatif.h"
 #include "report/json.h"
 #include "report/listing.h"
 #include "report/report_set.h"
@@ -242,9 +243,123 @@ json_mfu(struct json *j, const struct analysis *a)
 	json_end(j);
 }
 
+/* a's place among the analyses that o's replays were built from, or -1. */
+static long
+replay_part(const struct analysis_opts *o, const struct analysis *a)
+{
+	if (o->replays == NULL || a < o->replays->g.an ||
+	    a >= o->replays->g.an + o->replays->g.nparts)
+		return -1;
+	return (long)(a - o->replays->g.an);
+}
+
+/* "critical_path" of step s of part p (whatif.h, depgraph.h). */
+static void
+json_critical_path(struct json *j, const struct whatif *w, size_t p, size_t s)
+{
+	struct dg_path path;
+	struct whatif_step ws;
+
+	json_key(j, "critical_path");
+	if (depgraph_path(&w->g, p, s, &path) != 0 || whatif_step(w, p, s, 0, &ws) != 0) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j, JSON_INLINE);
+	json_key(j, "ns");
+	json_int(j, path.ns);
+	for (int k = 0; k < DG_PARTS; k++) {
+		char key[16];
+
+		snprintf(key, sizeof key, "%s_ns", depgraph_part_name((enum dg_part)k));
+		json_key(j, key);
+		json_int(j, path.part_ns[k]);
+	}
+	json_key(j, "replayed_ns");
+	json_int(j, ws.replayed_ns);
+	json_key(j, "segments");
+	json_begin_array(j, JSON_INLINE);
+	for (size_t i = 0; i < path.nseg; i++) {
+		const struct dg_segment *g = &path.seg[i];
+
+		json_begin_object(j, JSON_INLINE);
+		json_key(j, "name");
+		json_str(j, depgraph_node_name(&w->g, g->node));
+		json_key(j, "kind");
+		json_str(j, depgraph_part_name((enum dg_part)g->part));
+		json_key(j, "rank");
+		json_int(j, w->g.an[w->g.nodes[g->node].part].t->rank);
+		json_key(j, "start_ns");
+		json_int(j, g->start_ns);
+		json_key(j, "dur_ns");
+		json_int(j, g->dur_ns);
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
+	depgraph_path_free(&path);
+}
+
+/* One {measured_ns, replayed_ns, predicted_ns} object. */
+static void
+json_whatif_times(struct json *j, const struct whatif_step *ws)
+{
+	json_key(j, "measured_ns");
+	json_int(j, ws->measured_ns);
+	json_key(j, "replayed_ns");
+	json_int(j, ws->replayed_ns);
+	json_key(j, "predicted_ns");
+	json_int(j, ws->predicted_ns);
+}
+
+/* "what_if": each scenario's step times (--what-if). */
+static void
+json_what_if(struct json *j, const struct analysis *a, const struct analysis_opts *o)
+{
+	long p = replay_part(o, a);
+
+	if (p < 0)
+		return;
+	json_key(j, "what_if");
+	json_begin_array(j, JSON_BLOCK);
+	for (size_t k = 0; k < o->nwhatif; k++) {
+		struct whatif_step tot = { 0, 0, 0 };
+
+		json_begin_object(j, JSON_BLOCK);
+		json_key(j, "scenario");
+		json_str(j, o->whatif[k].text);
+		json_key(j, "steps");
+		json_begin_array(j, JSON_BLOCK);
+		for (size_t s = 0; s < a->nsteps; s++) {
+			struct whatif_step ws;
+
+			if (!analysis_in_window(a, o, a->steps[s].start_ns, a->steps[s].end_ns) ||
+			    whatif_step(o->replays, (size_t)p, s, k, &ws) != 0)
+				continue;
+			tot.measured_ns += ws.measured_ns;
+			tot.replayed_ns += ws.replayed_ns;
+			tot.predicted_ns += ws.predicted_ns;
+			json_begin_object(j, JSON_INLINE);
+			json_key(j, "number");
+			json_int(j, a->steps[s].number);
+			json_whatif_times(j, &ws);
+			json_end(j);
+		}
+		json_end(j);
+		json_key(j, "total");
+		json_begin_object(j, JSON_INLINE);
+		json_whatif_times(j, &tot);
+		json_end(j);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 static void
 json_steps(struct json *j, const struct analysis *a, const struct analysis_opts *o)
 {
+	long part = replay_part(o, a);
+
 	const struct trace *t = a->t;
 
 	json_key(j, "steps");
@@ -280,6 +395,8 @@ json_steps(struct json *j, const struct analysis *a, const struct analysis_opts 
 		json_boolean(j, s->outlier);
 		json_key(j, "incomplete");
 		json_boolean(j, s->incomplete);
+		if (part >= 0)
+			json_critical_path(j, o->replays, (size_t)part, i);
 		json_end(j);
 	}
 	json_end(j);
@@ -489,6 +606,7 @@ json_entry(struct json *j, const struct analysis *a, const struct analysis_opts 
 	json_metrics(j, a);
 	json_mfu(j, a);
 	json_steps(j, a, o);
+	json_what_if(j, a, o);
 	json_layers(j, a, o);
 	json_kernels(j, a);
 	json_comm_classes(j, t);
