@@ -114,7 +114,8 @@ static const char usage_text[] =
 	"                 [--seed=S] [--gzip] [--target-mb=M] [--manifest=FILE]\n"
 	"                 [--no-inject] [--slow-step=N|none] [--straggler=R|none]\n"
 	"                 [--exposed-step=N|none] [--exposed-layer=I]\n"
-	"                 [--stall-step=N|none] [--stall-rank=R] --out=DIR\n"
+	"                 [--stall-step=N|none] [--stall-rank=R]\n"
+	"                 [--change=comm2|gemm1.5|no-host-wait] --out=DIR\n"
 	"\n"
 	"Writes DIR/rank-R.json (DIR/rank-R.json.gz with --gzip), one synthetic\n"
 	"PyTorch profiler trace of FSDP2 training per rank.\n"
@@ -132,7 +133,12 @@ static const char usage_text[] =
 	"  --exposed-step=N  step with a late, slow forward all-gather, default 12\n"
 	"  --exposed-layer=I its layer, default 2 (or the last layer)\n"
 	"  --stall-step=N    step with a host stall idling the GPU, default 13\n"
-	"  --stall-rank=R    rank that stalls, default 0\n";
+	"  --stall-rank=R    rank that stalls, default 0\n"
+	"  --change=C        the same job (the same random numbers) with one change,\n"
+	"                    the truth that --what-if predicts: comm2 (every\n"
+	"                    collective's transfer twice as fast), gemm1.5 (GEMM\n"
+	"                    kernels 1.5x faster), no-host-wait (once the CPU has\n"
+	"                    synchronised, the GPU never waits for a launch)\n";
 
 /* ---------------------------------------------------------------------- */
 /* Random numbers: xoshiro256** seeded through splitmix64. */
@@ -470,6 +476,8 @@ struct rank {
 	int64_t *ag_end;		/* per layer: end of its last all-gather */
 	int64_t next_dep;		/* one-shot dependency of the next compute kernel */
 	int64_t comp_ppm;		/* compute kernel duration factor this step */
+	int change;			/* enum change */
+	int64_t sync_end;		/* end of the last synchronisation, 0 before one */
 	uint64_t corr, ext, pyid;
 	int64_t mem_alloc, mem_resv;
 
@@ -494,6 +502,9 @@ struct rank {
 
 enum opk { OP_NORM, OP_LINEAR, OP_ATTN, OP_ADD, OP_MUL, OP_SILU };
 
+/* --change: the job with one change, for --what-if's tests. */
+enum change { CH_NONE, CH_COMM2, CH_GEMM, CH_NO_HOST_WAIT };
+
 struct op {
 	enum opk kind;
 	int64_t k, n;		/* linear: [T, k] x [k, n] */
@@ -505,6 +516,7 @@ struct opts {
 	long target_mb;
 	const char *manifest, *out;
 	int slow_step, straggler, exposed_step, exposed_layer, stall_step, stall_rank;
+	int change;			/* enum change */
 };
 
 struct sim {
@@ -795,6 +807,8 @@ static size_t launch(struct rank *rk, int kid, int stream, int64_t dur, int64_t 
 		l->rt_dur = jitter(&rk->rng, 6000, 300000);
 	}
 	t = l->rt_ts + jitter(&rk->rng, 4500, 300000);
+	if (rk->change == CH_NO_HOST_WAIT && rk->sync_end)
+		t = rk->sync_end;	/* launched ahead, as a CUDA graph would be */
 	t = max64(t, max64(rk->sfree[stream], dep));
 	if (stream == ST_COMP && rk->next_dep) {
 		t = max64(t, rk->next_dep);
@@ -825,6 +839,7 @@ static void sync_stream(struct rank *rk, int stream)
 	l->cbid = 131;
 	l->rt_dur = max64(rk->sfree[stream], l->rt_ts) + jitter(&rk->rng, 4000, 300000) - l->rt_ts;
 	rk->cpu = l->rt_ts + l->rt_dur;
+	rk->sync_end = rk->cpu;
 }
 
 /* Duration of a compute kernel of nominal length ns on this rank and step. */
@@ -841,6 +856,14 @@ static int64_t mem_ns(int64_t bytes)
 static int64_t gemm_ns(int64_t flops)
 {
 	return flops / GEMM_FLOP_PER_NS + 8 * US;
+}
+
+/* Duration of a GEMM of flops on this rank and step (--change=gemm1.5: 1.5x faster). */
+static int64_t gemm_kdur(struct rank *rk, int64_t flops)
+{
+	int64_t d = kdur(rk, gemm_ns(flops));
+
+	return rk->change == CH_GEMM ? d * 2 / 3 : d;
 }
 
 /* A memcpy of bytes on the compute stream, with its args. */
@@ -887,7 +910,7 @@ static void linear_fwd(struct rank *rk, int64_t k, int64_t n, int layer, int slo
 		TOKENS, (long long)k, (long long)k, (long long)n, (long long)flops);
 	cpu(rk, 3000);
 	mem(rk, TOKENS * n * 2, addr_of(layer, slot));
-	launch(rk, K_GEMM_TN, ST_COMP, kdur(rk, gemm_ns(flops)), 0, NOARGS);
+	launch(rk, K_GEMM_TN, ST_COMP, gemm_kdur(rk, flops), 0, NOARGS);
 	sp_close(rk);
 	sp_close(rk);
 	rk->flops_per_step += flops;
@@ -907,14 +930,14 @@ static void linear_bwd(struct rank *rk, int64_t k, int64_t n, int layer, int slo
 		"\"Input Dims\": [[%lld, %lld], [%lld, %lld]], " BF16_2 ", \"flops\": %lld",
 		TOKENS, (long long)n, (long long)n, (long long)k, (long long)flops);
 	mem(rk, TOKENS * k * 2, addr_of(layer, slot) + 0x1000000);
-	launch(rk, K_GEMM_NN, ST_COMP, kdur(rk, gemm_ns(flops)), 0, NOARGS);
+	launch(rk, K_GEMM_NN, ST_COMP, gemm_kdur(rk, flops), 0, NOARGS);
 	sp_close(rk);
 	sp_open(rk, C_CPU_OP, "aten::t", 0, "\"Input Dims\": [[%lld, %lld]]", TOKENS, (long long)n);
 	sp_close(rk);
 	sp_open(rk, C_CPU_OP, "aten::mm", 0,
 		"\"Input Dims\": [[%lld, %lld], [%lld, %lld]], " BF16_2 ", \"flops\": %lld",
 		(long long)n, TOKENS, TOKENS, (long long)k, (long long)flops);
-	launch(rk, K_GEMM_NT, ST_COMP, kdur(rk, gemm_ns(flops)), 0, NOARGS);
+	launch(rk, K_GEMM_NT, ST_COMP, gemm_kdur(rk, flops), 0, NOARGS);
 	sp_close(rk);
 	sp_close(rk);
 	mem(rk, -TOKENS * n * 2, addr_of(layer, slot));
@@ -1137,7 +1160,8 @@ static void collective(struct sim *s, enum coll kind, int layer, int first, int 
 		sp_close(rk);
 		sp_close(rk);
 	}
-	end = latest + coll_xfer(s, kind) + extra_ns;
+	end = coll_xfer(s, kind) + extra_ns;
+	end = latest + (s->o.change == CH_COMM2 ? end / 2 : end);
 	FOR_RANKS(s, rk) {
 		struct launch *l = &rk->lch[s->tmp[rk->r]];
 
@@ -1899,6 +1923,8 @@ static void setup(struct sim *s)
 	FOR_RANKS(s, rk) {
 		int r = (int)(rk - s->rk);
 
+		rk->change = o->change;
+
 		rk->r = r;
 		rk->dev = r % NUM_NODE_GPUS;
 		rk->pid = 12345 + r;
@@ -2191,6 +2217,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (!eq[1])
 				return usage("empty --out", NULL);
 			o->out = eq + 1;
+			continue;
+		}
+		if (klen == 8 && strncmp(a, "--change", 8) == 0) {
+			static const char *const names[] = { "comm2", "gemm1.5", "no-host-wait" };
+
+			o->change = CH_NONE;
+			for (int c = 0; c < 3; c++)
+				if (strcmp(eq + 1, names[c]) == 0)
+					o->change = CH_COMM2 + c;
+			if (o->change == CH_NONE)
+				return usage("bad --change (comm2, gemm1.5 or no-host-wait)", a);
 			continue;
 		}
 		if (klen == 10 && strncmp(a, "--manifest", 10) == 0) {

@@ -222,11 +222,12 @@ build_cpu(struct builder *b, struct part_build *pb, size_t p)
 		if (it[i].track != UINT32_MAX) {
 			uint32_t tp = thread_last[it[i].track];
 
+			/* order only: a thread's idle time between its calls is
+			   spent waiting for the other threads, whose host time the
+			   merged edge above carries */
 			if (tp != EV_NONE && (i == 0 || tp != it[i - 1].node) &&
 			    cn->start_ns >= g->nodes[tp].end_ns)
-				edge_add(b, VE(tp), VS(c), EK_THREAD,
-				    cn->start_ns - g->nodes[tp].end_ns,
-				    cn->start_ns - g->nodes[tp].end_ns);
+				edge_add(b, VE(tp), VS(c), EK_THREAD, 0, 0);
 			thread_last[it[i].track] = c;
 			/* the last sync that ended before this call began */
 			pb->anchor[c - pb->first_node] = last_sync != EV_NONE &&
@@ -796,12 +797,18 @@ depgraph_replay(const struct depgraph *g, const struct dg_whatif *w, int64_t *t)
 	for (size_t i = 0; i < g->norder; i++) {
 		uint32_t v = g->order[i];
 		int64_t best = INT64_MIN;
+		int anchored = 0;
 
+		/* no-host-wait: work launched after a synchronisation follows it
+		   instead of its launch; before the first one, its launch */
+		for (uint32_t k = g->in_first[v]; nohost && k < g->in_first[v + 1]; k++)
+			if (g->edges[k].kind == EK_ANCHOR)
+				anchored = 1;
 		for (uint32_t k = g->in_first[v]; k < g->in_first[v + 1]; k++) {
 			const struct dg_edge *e = &g->edges[k];
 			int64_t lag = e->replay_ns, at;
 
-			if (nohost && e->kind == EK_LAUNCH)
+			if (anchored && e->kind == EK_LAUNCH)
 				continue;
 			if ((e->kind == EK_OWN || e->kind == EK_XFER) &&
 			    f[v / 2] != 1.0 && g->nodes[v / 2].kind == DG_ACT)
