@@ -16,8 +16,8 @@
  *   thread   the CPU runs one program: each call and mark, in start order
  *            over all the threads of the process, follows the one before
  *            it (after its end, or where they overlap on two threads, after
- *            its start) and the previous one of its own thread, by the host
- *            time measured between them;
+ *            its start) by the host time measured between them, and comes
+ *            after the previous one of its own thread (order only);
  *   launch   a launch call's start -> each GPU activity it launched
  *            (event.link), by the launch latency: the measured one when the
  *            launch set the start, else the device's median;
