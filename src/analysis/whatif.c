@@ -3,11 +3,13 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "analysis/whatif.h"
+#include "base/units.h"
 #include "base/xalloc.h"
 
 void
@@ -41,6 +43,47 @@ whatif_step(const struct whatif *w, size_t p, size_t s, size_t k,
 	out->predicted_ns = k < w->nsc ? depgraph_step_ns(&w->g, w->pred[k], p, s) :
 	    out->replayed_ns;
 	return out->replayed_ns < 0 ? -1 : 0;
+}
+
+long
+whatif_part(const struct whatif *w, const struct analysis *a)
+{
+	if (w == NULL || a < w->g.an || a >= w->g.an + w->g.nparts)
+		return -1;
+	return (long)(a - w->g.an);
+}
+
+size_t
+whatif_total(const struct whatif *w, size_t p, size_t k,
+    const unsigned char *in, struct whatif_step *out)
+{
+	size_t n = 0;
+
+	memset(out, 0, sizeof *out);
+	for (size_t s = 0; s < w->g.an[p].nsteps; s++) {
+		struct whatif_step ws;
+
+		if ((in != NULL && !in[s]) || whatif_step(w, p, s, k, &ws) != 0)
+			continue;
+		out->measured_ns += ws.measured_ns;
+		out->replayed_ns += ws.replayed_ns;
+		out->predicted_ns += ws.predicted_ns;
+		n++;
+	}
+	return n;
+}
+
+char *
+whatif_gain_format(char *buf, size_t size, const char *scenario,
+    const struct whatif_step *t)
+{
+	char d[32];
+	int64_t gain = t->predicted_ns - t->replayed_ns;
+
+	units_format_signed(d, sizeof d, gain);
+	snprintf(buf, size, "%s: %s (%+.1f%%)", scenario, d,
+	    t->replayed_ns > 0 ? 100.0 * (double)gain / (double)t->replayed_ns : 0.0);
+	return buf;
 }
 
 void

@@ -46,6 +46,22 @@ void whatif_build(struct whatif *w, const struct analysis *an, size_t n,
  */
 int whatif_step(const struct whatif *w, size_t p, size_t s, size_t k,
     struct whatif_step *out);
+/* a's place among the analyses w was built from, or -1 (w may be NULL). */
+long whatif_part(const struct whatif *w, const struct analysis *a);
+/*
+ * What scenario k buys over the steps s of analysis p with in[s] set (NULL:
+ * every step): the sums of their times into *out; returns how many steps
+ * had marks.  The gain of the scenario is predicted_ns - replayed_ns: both
+ * are replays of the same graph, so the graph's misses cancel.
+ */
+size_t whatif_total(const struct whatif *w, size_t p, size_t k,
+    const unsigned char *in, struct whatif_step *out);
+/*
+ * "comm=2: -7.6 ms (-9.0%)": the scenario's text and its gain over the
+ * unchanged replay of t into buf (size > 0).  Returns buf.
+ */
+char *whatif_gain_format(char *buf, size_t size, const char *scenario,
+    const struct whatif_step *t);
 /* Frees what w owns; w may be zeroed. */
 void whatif_free(struct whatif *w);
 

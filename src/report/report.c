@@ -12,6 +12,7 @@
 #include "analysis/crossrank.h"
 #include "report/report_set.h"
 #include "report/report_diag.h"
+#include "report/report_whatif.h"
 #include "report/report_json.h"
 #include "report/listing.h"
 #include "report/emit.h"
@@ -385,6 +386,7 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	else
 		fprintf(out, "  no window: %s\n", a->problem);
 	text_steps(out, a, o);
+	report_whatif_text(out, a, o);
 	text_layers(out, a, o, ascii);
 	if (a->ntop > 0) {
 		fputs("  top kernels:\n", out);
@@ -523,6 +525,7 @@ report_write(FILE *out, enum report_format fmt, const struct analysis_opts *opts
 		break;
 	case REPORT_CSV:
 		write_csv(out, opts, a, n);
+		report_whatif_csv(out, a, n, opts);
 		break;
 	case REPORT_TEXT:
 		/* several participants: what they share first, then each one */

@@ -243,16 +243,6 @@ json_mfu(struct json *j, const struct analysis *a)
 	json_end(j);
 }
 
-/* a's place among the analyses that o's replays were built from, or -1. */
-static long
-replay_part(const struct analysis_opts *o, const struct analysis *a)
-{
-	if (o->replays == NULL || a < o->replays->g.an ||
-	    a >= o->replays->g.an + o->replays->g.nparts)
-		return -1;
-	return (long)(a - o->replays->g.an);
-}
-
 /* "critical_path" of step s of part p (whatif.h, depgraph.h). */
 static void
 json_critical_path(struct json *j, const struct whatif *w, size_t p, size_t s)
@@ -316,7 +306,7 @@ json_whatif_times(struct json *j, const struct whatif_step *ws)
 static void
 json_what_if(struct json *j, const struct analysis *a, const struct analysis_opts *o)
 {
-	long p = replay_part(o, a);
+	long p = whatif_part(o->replays, a);
 
 	if (p < 0)
 		return;
@@ -358,7 +348,7 @@ json_what_if(struct json *j, const struct analysis *a, const struct analysis_opt
 static void
 json_steps(struct json *j, const struct analysis *a, const struct analysis_opts *o)
 {
-	long part = replay_part(o, a);
+	long part = whatif_part(o->replays, a);
 
 	const struct trace *t = a->t;
 
