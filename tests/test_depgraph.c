@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "jtrace.h"
+#include "analysis/cudasync.h"
 #include "analysis/depgraph.h"
 #include "base/xalloc.h"
 
@@ -162,6 +163,107 @@ Test(depgraph, scenarios_predict_by_hand)
 	cr_assert_eq(predict(&g, "no-host-wait", 0), 2515000);
 	/* one rank: no straggler to remove */
 	cr_assert_eq(predict(&g, "no-straggler", 0), 2710000);
+	depgraph_free(&g);
+	analysis_free(&a);
+	trace_free(&t);
+}
+
+/*
+ * The waits Kineto's cuda_sync rows record, where the inference rule would
+ * pick another activity.  Step [0, 400) us on the main thread: gemm_a on
+ * stream 7 [20, 240) launched at 10, an all-reduce on stream 22 [25, 243)
+ * launched at 15, a cudaEventRecord at 30 (correlation 100, on stream 7),
+ * a cudaStreamWaitEvent at 40 (101) for stream 30, gemm_c on stream 30
+ * [245, 385) launched at 50 (102), a second record at 55 (103, on stream
+ * 30), gemm_d on stream 7 [242, 388) launched at 56, and a
+ * cudaEventSynchronize [60, 390) (104) on the second record.  The rows
+ * say gemm_c waited for gemm_a (the all-reduce ended later: the rule would
+ * take it) and the sync for gemm_c (gemm_d ended later, inside the call).
+ * A Context Sync row and an Event Sync on a record of nothing (-1) are
+ * counted, not resolved.
+ */
+static void
+recorded_waits(struct trace *t, struct analysis *a)
+{
+	struct analysis_opts o = j_opts();
+	static const char *const rows[] = {
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaEventRecord\","
+		" \"pid\": 100, \"tid\": 1, \"ts\": 30, \"dur\": 1, \"args\": {\"correlation\": 100}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaStreamWaitEvent\","
+		" \"pid\": 100, \"tid\": 1, \"ts\": 40, \"dur\": 1, \"args\": {\"correlation\": 101}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Stream Wait Event\","
+		" \"pid\": 0, \"tid\": 30, \"ts\": 41, \"dur\": 1, \"args\": {\"cuda_sync_kind\":"
+		" \"Stream Wait Event\", \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\":"
+		" 100, \"stream\": 30, \"correlation\": 101, \"device\": 0}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\","
+		" \"pid\": 100, \"tid\": 1, \"ts\": 50, \"dur\": 1, \"args\": {\"correlation\": 102}}",
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_c\", \"pid\": 0,"
+		" \"tid\": 30, \"ts\": 245, \"dur\": 140, \"args\": {\"device\": 0,"
+		" \"stream\": 30, \"correlation\": 102}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaEventRecord\","
+		" \"pid\": 100, \"tid\": 1, \"ts\": 55, \"dur\": 1, \"args\": {\"correlation\": 103}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaEventSynchronize\","
+		" \"pid\": 100, \"tid\": 1, \"ts\": 60, \"dur\": 330, \"args\": {\"correlation\": 104}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Event Sync\","
+		" \"pid\": 0, \"tid\": -1, \"ts\": 62, \"dur\": 323, \"args\": {\"cuda_sync_kind\":"
+		" \"Event Sync\", \"wait_on_stream\": 30, \"wait_on_cuda_event_record_corr_id\": 103,"
+		" \"stream\": -1, \"correlation\": 104, \"device\": 0}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Event Sync\","
+		" \"pid\": 0, \"tid\": -1, \"ts\": 391, \"dur\": 1, \"args\": {\"cuda_sync_kind\":"
+		" \"Event Sync\", \"wait_on_stream\": -1, \"wait_on_cuda_event_record_corr_id\": -1,"
+		" \"stream\": -1, \"correlation\": 105, \"device\": 0}}",
+		"{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Context Sync\","
+		" \"pid\": 0, \"tid\": -1, \"ts\": 392, \"dur\": 1, \"args\": {\"cuda_sync_kind\":"
+		" \"Context Sync\", \"stream\": -1, \"correlation\": 106, \"device\": 0}}",
+	};
+
+	j_begin();
+	step(1, 0, 400);
+	kernel(1, 10, "gemm_a", 20, 240);
+	kernel(1, 15, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 25, 243);
+	kernel(1, 56, "gemm_d", 242, 388);
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		j_sep();
+		fputs(rows[i], jf);
+	}
+	j_load(t);
+	analysis_build(a, t, 0, &o);
+	cr_assert_eq(a->nsteps, 1);
+}
+
+Test(depgraph, cuda_sync_rows_are_the_waits)
+{
+	struct trace t;
+	struct analysis a;
+	struct depgraph g;
+	struct cudasync cs;
+	int64_t *rt;
+
+	recorded_waits(&t, &a);
+	cudasync_build(&cs, &a.dev);
+	cr_assert_eq(cs.rows, 4);
+	cr_assert_eq(cs.stream_wait_rows, 1);
+	cr_assert_eq(cs.n, 2);
+	cr_assert_eq(cs.unresolved, 2, "the context sync and the record of nothing");
+	cudasync_free(&cs);
+	depgraph_build(&g, &a, 1, NULL);
+	cr_assert_eq(g.recorded, 2);
+	cr_assert_eq(g.unexplained, 0);
+	rt = xmalloc((2 * g.nnodes + 1) * sizeof *rt);
+	depgraph_replay(&g, NULL, rt);
+	for (size_t n = 0; n < g.nnodes; n++) {
+		cr_assert_eq(rt[2 * n], g.nodes[n].start_ns, "node %zu start", n);
+		cr_assert_eq(rt[2 * n + 1], g.nodes[n].end_ns, "node %zu end", n);
+	}
+	free(rt);
+	/* the all-reduce holds nothing up: free, the step stays 400 (the rule
+	   would have gemm_c start at its launch + 10 = 60) */
+	cr_assert_eq(predict(&g, "comm=inf", 0), 400000);
+	/* nor gemm_d: the sync waits for gemm_c (385 + 5, the step 10 later) */
+	cr_assert_eq(predict(&g, "kernels=gemm_d:inf", 0), 400000);
+	/* gemm_a twice as fast: [20, 130); gemm_c 135..275, the sync 280 (gemm_d,
+	   132..278, is not what it waits for); the step 290 */
+	cr_assert_eq(predict(&g, "kernels=gemm_a:2", 0), 290000);
 	depgraph_free(&g);
 	analysis_free(&a);
 	trace_free(&t);

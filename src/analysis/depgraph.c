@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/crossrank.h"
+#include "analysis/cudasync.h"
 #include "analysis/depgraph.h"
 #include "base/xalloc.h"
 #include "model/trace.h"
@@ -136,7 +137,28 @@ struct part_build {
 	uint32_t *acts;         /* activity nodes in d->acts order */
 	size_t nacts;
 	int64_t max_dur;
+	struct cudasync cs;     /* the waits the trace records */
 };
+
+/* The recorded waits of waiter event ev: cs->v[*lo .. return). */
+static size_t
+recorded_waits(const struct cudasync *cs, uint32_t ev, size_t *lo)
+{
+	size_t l = 0, h = cs->n;
+
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+
+		if (cs->v[m].waiter < ev)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*lo = l;
+	while (h < cs->n && cs->v[h].waiter == ev)
+		h++;
+	return h;
+}
 
 /* Adds the CPU calls and step marks of part p and chains them. */
 static void
@@ -278,6 +300,50 @@ build_acts(struct builder *b, struct part_build *pb, size_t p)
 	}
 }
 
+/*
+ * Binds the synchronisation call c to the waits the trace records for it:
+ * returns 0 when it records none.
+ */
+static int
+bind_recorded_sync(struct builder *b, struct part_build *pb, uint32_t c)
+{
+	struct depgraph *g = b->g;
+	const struct dg_node *cn = &g->nodes[c];
+	int64_t s = cn->start_ns, e = cn->end_ns, best = INT64_MIN;
+	uint32_t w = EV_NONE;
+	size_t lo, hi = recorded_waits(&pb->cs, cn->event, &lo);
+
+	if (lo == hi)
+		return 0;
+	for (size_t i = lo; i < hi; i++) {
+		uint32_t u = pb->of_event[pb->cs.v[i].waited];
+		int64_t end = g->nodes[u].end_ns;
+
+		if (end > s && end <= e && end > best) {
+			best = end;
+			w = u;
+		}
+	}
+	/* the binding one first, each at most the call's span after the
+	   activity it waited for */
+	edge_add(b, VS(c), VE(c), EK_OWN, w != EV_NONE ? e - best : e - s,
+	    w != EV_NONE ? e - best : e - s);
+	if (w != EV_NONE)
+		edge_add(b, VE(w), VE(c), EK_SYNC, e - best, e - best);
+	for (size_t i = lo; i < hi; i++) {
+		uint32_t u = pb->of_event[pb->cs.v[i].waited];
+		int64_t lag = e - g->nodes[u].end_ns;
+
+		if (u == w)
+			continue;
+		lag = lag < e - s ? lag : e - s;
+		edge_add(b, VE(u), VE(c), EK_SYNC, lag, lag);
+	}
+	g->syncs++;
+	g->recorded++;
+	return 1;
+}
+
 /* Binds each synchronisation call of part p to the activity it waited for. */
 static void
 build_syncs(struct builder *b, struct part_build *pb, size_t p)
@@ -291,7 +357,7 @@ build_syncs(struct builder *b, struct part_build *pb, size_t p)
 		uint32_t w = EV_NONE;
 		size_t hi;
 
-		if (cn->kind != DG_SYNC)
+		if (cn->kind != DG_SYNC || bind_recorded_sync(b, pb, c))
 			continue;
 		hi = metrics_first_at(d, e);
 		while (hi > 0) {
@@ -404,6 +470,7 @@ build_act_edges(struct builder *b, struct part_build *pb, size_t p,
 		int64_t m = kn->start_ns, A = INT64_MIN, B = INT64_MIN;
 		int64_t C = INT64_MIN, base;
 		int overlap = 0;
+		size_t rlo, rhi;
 
 		prev = last[tp];
 		last[tp] = k;
@@ -422,8 +489,22 @@ build_act_edges(struct builder *b, struct part_build *pb, size_t p,
 		base = B;
 		if (A != INT64_MIN && A + lmed > base)
 			base = A + lmed;
-		if (base != INT64_MIN && m - base > DEPGRAPH_SLACK_NS)
+		rlo = 0;
+		rhi = recorded_waits(&pb->cs, kn->event, &rlo);
+		for (size_t r = rlo; r < rhi; r++) {    /* the latest recorded one */
+			uint32_t u = pb->of_event[pb->cs.v[r].waited];
+
+			if (w == EV_NONE || g->nodes[u].end_ns > g->nodes[w].end_ns)
+				w = u;
+		}
+		if (w != EV_NONE) {
+			if (base != INT64_MIN && g->nodes[w].end_ns < base)
+				w = EV_NONE;    /* recorded, but not what held it */
+			g->recorded++;
+		} else if (base != INT64_MIN && m - base > DEPGRAPH_SLACK_NS &&
+		    pb->cs.stream_wait_rows == 0) {
 			w = find_wait(g, by_end, pb->nacts, base, m, e->track, t);
+		}
 		if (w != EV_NONE)
 			C = g->nodes[w].end_ns;
 		/* the binding edge first: the critical path takes the first exact one */
@@ -466,6 +547,14 @@ build_act_edges(struct builder *b, struct part_build *pb, size_t p,
 
 				edge_add(b, VS(l), VS(k), EK_LAUNCH, ll, ll);
 			}
+		}
+		for (size_t r = rlo; r < rhi; r++) {    /* the others: order */
+			uint32_t u = pb->of_event[pb->cs.v[r].waited];
+			int64_t lag = m - g->nodes[u].end_ns;
+
+			if (u != w)
+				edge_add(b, VE(u), VS(k), EK_WAIT, lag < 0 ? lag : 0,
+				    lag < 0 ? lag : 0);
 		}
 		if (l != EV_NONE && pb->anchor[l - pb->first_node] != EV_NONE) {
 			uint32_t s = pb->anchor[l - pb->first_node];
@@ -596,6 +685,7 @@ depgraph_build(struct depgraph *g, const struct analysis *an, size_t n,
 			pbs[p].of_event[i] = EV_NONE;
 		build_cpu(&b, &pbs[p], p);
 		build_acts(&b, &pbs[p], p);
+		cudasync_build(&pbs[p].cs, &an[p].dev);
 		build_syncs(&b, &pbs[p], p);
 	}
 	g->mark_first[n] = g->nmarks_used;
@@ -607,6 +697,7 @@ depgraph_build(struct depgraph *g, const struct analysis *an, size_t n,
 		build_groups(&b, pbs, x, &group_of);
 	for (size_t p = 0; p < n; p++) {
 		build_act_edges(&b, &pbs[p], p, group_of);
+		cudasync_free(&pbs[p].cs);
 		free(pbs[p].acts);
 		free(pbs[p].anchor);
 		free(pbs[p].of_event);

@@ -23,15 +23,18 @@
  *            launch set the start, else the device's median;
  *   stream   the previous activity of the same stream -> the next (its
  *            start where they overlap, programmatic dependent launch);
- *   wait     a cross-stream wait, inferred: an activity that starts more
- *            than DEPGRAPH_SLACK_NS after its launch and stream allow, and
- *            within that span after another stream's activity of the device
- *            ended, waited for the latest-ending such activity (the
- *            cudaStreamWaitEvent on an event recorded after it);
+ *   wait     a cross-stream wait: the trace's cuda_sync Stream Wait Event
+ *            rows where the device has any (cudasync.h), else inferred: an
+ *            activity that starts more than DEPGRAPH_SLACK_NS after its
+ *            launch and stream allow, and within that span after another
+ *            stream's activity of the device ended, waited for the
+ *            latest-ending such activity (the cudaStreamWaitEvent on an
+ *            event recorded after it);
  *   sync     a synchronisation call (a runtime call named *Synchronize*)
- *            ends after the activity it waited for: the latest-ending
+ *            ends after the activity it waited for: the one its Event Sync
+ *            or Stream Sync row names (cudasync.h), else the latest-ending
  *            activity of the device launched before the call began that
- *            ended inside the call, plus the call's measured tail;
+ *            ended inside the call; plus the call's measured tail;
  *   anchor   the last synchronisation before a launch -> the activity: with
  *            no-host-wait the launch edges are gone, but the work launched
  *            after a sync still waits for it;
@@ -130,8 +133,9 @@ struct depgraph {
 	size_t nmarks_used;
 	size_t unexplained;             /* gaps no edge explains */
 	int64_t unexplained_ns;         /* their total */
-	size_t waits;                   /* cross-stream waits inferred */
+	size_t waits;                   /* cross-stream waits (inferred or recorded) */
 	size_t syncs;                   /* synchronisations bound to their activity */
+	size_t recorded;                /* waits and syncs bound by cuda_sync rows */
 	int64_t launch_lat_ns;          /* the median launch latency used */
 };
 

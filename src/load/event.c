@@ -136,7 +136,7 @@ args_take(const struct arg_src *s, int is_memory)
 	struct event_args a;
 	struct arg_nums nums = ARG_NUMS_NONE;
 	struct comm_args c;
-	int64_t n;
+	int64_t n, w;
 	int any = 0;
 
 	memset(&a, 0, sizeof a);
@@ -159,6 +159,14 @@ args_take(const struct arg_src *s, int is_memory)
 		if (src_int(s, JA_FWD_TID, &tid) <= 0 || tid < 0 || tid >= (1 << 15))
 			tid = 0;
 		nums.seq = n | tid << 48;
+		any = 1;
+	}
+	/* cuda_sync rows: what they wait on (event.h) */
+	if (src_int(s, JA_WAIT_STREAM, &n) > 0 && n >= 0 && n < INT32_MAX &&
+	    src_int(s, JA_WAIT_RECORD, &w) > 0 && w >= 0 && w < (INT64_C(1) << 48) &&
+	    nums.seq == -1) {
+		nums.value = (double)(n + 1);
+		nums.seq = w;
 		any = 1;
 	}
 	if (is_memory && src_double(s, JA_TOTAL_ALLOCATED, &nums.value))

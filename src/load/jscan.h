@@ -89,6 +89,8 @@ struct jval {
 	X(JA_SEQ, 1, "seq") \
 	X(JA_SEQ_NR, 1, "Sequence number") \
 	X(JA_FWD_TID, 1, "Fwd thread id") \
+	X(JA_WAIT_STREAM, 1, "wait_on_stream") \
+	X(JA_WAIT_RECORD, 1, "wait_on_cuda_event_record_corr_id") \
 	X(JA_NAME, 1, "name") \
 	X(JA_SORT_INDEX, 1, "sort_index")
 

@@ -183,9 +183,13 @@ struct args_rec {
 struct arg_nums {
 	double flops;           /* args.flops, < 0 if absent; [memory] events
 	                           (which have no FLOPs): Total Reserved, 0 if absent */
-	double value;           /* counters: the first numeric arg; [memory]: Total Allocated; else 0 */
+	double value;           /* counters: the first numeric arg; [memory]: Total Allocated;
+	                           cuda_sync rows with both wait args: wait_on_stream + 1;
+	                           else 0 */
 	int64_t seq;            /* autograd ops: "Sequence number" (< 2^48) |
 	                           "Fwd thread id" (< 2^15, 0 if absent) << 48;
+	                           cuda_sync rows: wait_on_cuda_event_record_corr_id
+	                           (< 2^48, with value);
 	                           -1 if absent or out of range */
 };
 /*
