@@ -20,52 +20,7 @@ expect 2 "--what-if without --report is a usage error" \
 
 if [ -z "$PYTHON3" ]; then
 	skip "the predictions against the changed jobs" "no python3"
-	
-# The text and CSV forms say what the JSON says.
-"$GANTTY" --report --format=csv -q --what-if=comm=2 --what-if=kernels=GEMM:1.5 \
-    --what-if=no-host-wait --what-if=no-straggler "$tmp/r2/base" >"$tmp/r2/base.csv" ||
-    fail "--what-if --format=csv (exit $?)"
-"$GANTTY" --report --format=text -q --what-if=comm=2 --what-if=kernels=GEMM:1.5 \
-    --what-if=no-host-wait --what-if=no-straggler "$tmp/r2/base" >"$tmp/r2/base.txt" ||
-    fail "--what-if --format=text (exit $?)"
-"$PYTHON3" - "$tmp/r2/base.json" "$tmp/r2/base.csv" "$tmp/r2/base.txt" <<'PY' >&2 && pass "the text and CSV forms of --what-if agree with the JSON" || fail "the text or CSV form of --what-if disagrees with the JSON"
-import csv, json, re, sys
-j = json.load(open(sys.argv[1]))
-tables = [t for t in open(sys.argv[2]).read().split("\n\n")]
-def rows(head):
-    t = [t for t in tables if t.startswith(head)]
-    if len(t) != 1:
-        print("no CSV table", head); sys.exit(1)
-    return list(csv.DictReader(t[0].splitlines()))
-cp = rows("rank,device,number,ns,compute_ns")
-wi = rows("rank,device,scenario,number")
-want_cp, want_wi = [], []
-for r in j["ranks"]:
-    for s in r["steps"]:
-        c = s["critical_path"]
-        want_cp.append([r["rank"], s["number"], c["ns"], c["compute_ns"], c["comm_ns"],
-                        c["host_ns"], c["sync_ns"], c["idle_ns"], c["replayed_ns"]])
-    for w in r["what_if"]:
-        for s in w["steps"]:
-            want_wi.append([r["rank"], w["scenario"], s["number"], s["measured_ns"],
-                            s["replayed_ns"], s["predicted_ns"]])
-got_cp = [[int(x["rank"]), int(x["number"])] + [int(x[k]) for k in
-          ("ns", "compute_ns", "comm_ns", "host_ns", "sync_ns", "idle_ns", "replayed_ns")] for x in cp]
-got_wi = [[int(x["rank"]), x["scenario"], int(x["number"])] + [int(x[k]) for k in
-          ("measured_ns", "replayed_ns", "predicted_ns")] for x in wi]
-if got_cp != want_cp or got_wi != want_wi:
-    print("CSV differs from JSON"); sys.exit(1)
-text = open(sys.argv[3]).read()
-for r in j["ranks"]:
-    for w in r["what_if"]:
-        t = w["total"]
-        pct = 100.0 * (t["predicted_ns"] - t["replayed_ns"]) / t["replayed_ns"]
-        if "    %s: " % w["scenario"] not in text or "(%+.1f%%)" % pct not in text:
-            print("text lacks", w["scenario"], "%+.1f%%" % pct); sys.exit(1)
-if text.count("  critical path:") != len(j["ranks"]):
-    print("text lacks a critical path table per rank"); sys.exit(1)
-PY
-finish
+	finish
 fi
 
 # judge BASE SCENARIO CHANGED: the report of BASE with its what_if for
@@ -135,7 +90,7 @@ PY
     --what-if=no-host-wait --what-if=no-straggler "$tmp/r2/base" >"$tmp/r2/base.txt" ||
     fail "--what-if --format=text (exit $?)"
 "$PYTHON3" - "$tmp/r2/base.json" "$tmp/r2/base.csv" "$tmp/r2/base.txt" <<'PY' >&2 && pass "the text and CSV forms of --what-if agree with the JSON" || fail "the text or CSV form of --what-if disagrees with the JSON"
-import csv, json, re, sys
+import csv, json, sys
 j = json.load(open(sys.argv[1]))
 tables = [t for t in open(sys.argv[2]).read().split("\n\n")]
 def rows(head):

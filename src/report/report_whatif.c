@@ -73,7 +73,6 @@ report_whatif_text(FILE *out, const struct analysis *a,
 		fputs("\n", out);
 		depgraph_path_free(&path);
 	}
-	tot.replayed_ns = 0;
 	nin = o->nwhatif > 0 ? whatif_total(o->replays, (size_t)p, 0, in, &tot) : 0;
 	if (nin > 0) {
 		units_format(b[0], sizeof b[0], tot.replayed_ns);
