@@ -38,6 +38,7 @@
 #include "view/view.h"
 #include "view/view_nav.h"
 #include "view/view_select.h"
+#include "view/view_whatif.h"
 
 /*
  * Prints "gantty: " and the message on standard error, made safe for a
@@ -205,6 +206,8 @@ setup_view(struct view *v, const struct cli *c, struct session *s, struct analys
 			v->marks = 3;
 		}
 	}
+	if (c->nwhatif > 0 && v->nan > 0)
+		view_whatif_set(v, c->whatif, c->nwhatif, 1);
 	view_recalc(v);
 	if (c->select != NULL && v->nan > 0) {
 		view_search(v, c->select);

@@ -42,7 +42,7 @@ Test(keymap, spec_keys_run_the_spec_commands)
 
 Test(keymap, unbound_keys_do_nothing)
 {
-	static const int unbound[] = { 0, 'Q', 'i', 'H', 'A', 'Z', ' ', 27, 'Y',
+	static const int unbound[] = { 0, 'Q', 'u', 'H', 'A', 'Z', ' ', 27, 'Y',
 		KEYMAP_CLICK + 1, 0x110000 - 1, -1 };
 
 	for (size_t i = 0; i < sizeof unbound / sizeof unbound[0]; i++)
@@ -59,6 +59,13 @@ Test(keymap, compare_and_page_keys)
 	cr_expect_eq(keymap_lookup('W'), (int)CMD_SORT_WAITED);
 	cr_expect_eq(keymap_lookup(KEYMAP_PGUP), (int)CMD_PAGE_UP);
 	cr_expect_eq(keymap_lookup(KEYMAP_PGDN), (int)CMD_PAGE_DOWN);
+}
+
+/* The critical path and the what-if scenarios (issue 32). */
+Test(keymap, critical_path_keys)
+{
+	cr_expect_eq(keymap_lookup('P'), (int)CMD_CRITICAL_PATH);
+	cr_expect_eq(keymap_lookup('i'), (int)CMD_NEXT_WHATIF);
 }
 
 /* One binding per command, in VIEW_COMMANDS order: the help's order. */

@@ -15,7 +15,11 @@
 #include "view/command.h"
 #include "view/view.h"
 #include "view/view_nav.h"
+#include "view/view_lanes.h"
+#include "view/view_whatif.h"
 #include "analysis/crossrank.h"
+#include "analysis/depgraph.h"
+#include "analysis/whatif.h"
 
 #define US 1000LL               /* ns per us */
 
@@ -1339,7 +1343,151 @@ Test(generator, worst_skew_across_ranks)
 	cr_assert_geq(f.v.end_ns, c1->last_end_ns);
 	cr_assert_leq(c1->skew_ns, c0->skew_ns);
 	cr_assert(strstr(f.v.message, "worst skew #2 of") != NULL, "%s", f.v.message);
+	/* with two ranks i reaches no-straggler, the fourth scenario; r keeps it */
+	{
+		struct whatif_step ws;
+		const char *sc = NULL;
+		size_t k, n;
+
+		for (int i = 0; i < 4; i++)
+			view_do(&f.v, CMD_NEXT_WHATIF);
+		cr_assert_eq(view_whatif_current(&f.v, &ws, &sc, &k, &n), 0);
+		cr_assert_eq(n, 4);
+		cr_assert_str_eq(sc, "no-straggler");
+		view_do(&f.v, CMD_NEXT_RANK);
+		cr_assert_eq(f.v.rank, 1);
+		cr_assert_eq(view_whatif_current(&f.v, &ws, &sc, &k, &n), 0);
+		cr_assert_str_eq(sc, "no-straggler");
+	}
 	fix_free(&f);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_assert_eq(system(cmd), 0);
+}
+
+/* ---- the critical path and what-if (P, i; view_whatif.h) ---- */
+
+/* How many rows of kind k the lanes of v have. */
+static size_t
+rows_of(const struct view *v, enum row_kind k)
+{
+	struct row_info *rows;
+	size_t n = view_lanes(v, &rows, 0), c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += rows[i].kind == k;
+	free(rows);
+	return c;
+}
+
+/*
+ * Checks the path and the current scenario of the view against a whatif
+ * built here from the same analyses (the oracle): the step in view, its
+ * parts adding up to its span, and the scenario's replays of that step.
+ */
+static void
+check_whatif(const struct view *v, const struct whatif *w, long want_step,
+    size_t want_k, const char *want_sc)
+{
+	long s;
+	const struct dg_path *p = view_whatif_path(v, &s);
+	struct whatif_step got, exp;
+	const char *sc;
+	size_t k, n;
+	int64_t sum = 0;
+
+	cr_assert_not_null(p, "no path for step %ld", want_step);
+	cr_assert_eq(s, want_step);
+	for (int i = 0; i < DG_PARTS; i++)
+		sum += p->part_ns[i];
+	cr_assert_eq(sum, p->ns);
+	cr_assert_eq(p->ns, v->an[v->rank].steps[s].end_ns - v->an[v->rank].steps[s].start_ns);
+	cr_assert_eq(view_whatif_current(v, &got, &sc, &k, &n), 0);
+	cr_assert_eq(k, want_k);
+	cr_assert_str_eq(sc, want_sc);
+	cr_assert_eq(whatif_step(w, v->rank, (size_t)s, k, &exp), 0);
+	cr_assert_eq(got.replayed_ns, exp.replayed_ns);
+	cr_assert_eq(got.predicted_ns, exp.predicted_ns);
+	cr_assert_eq(got.measured_ns, exp.measured_ns);
+}
+
+Test(whatif, path_lane_and_scenarios_follow_the_step_in_view)
+{
+	static const char *const texts[] = { "kernels=GEMM_B:2", "comm=2",
+		"comm=inf", "no-host-wait" };
+	struct dg_whatif sc[4], given;
+	struct whatif w;
+	struct fix f;
+	char err[160], line[400];
+
+	fix_nav(&f, 200);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(depgraph_whatif_parse(&sc[i], texts[i], err, sizeof err), 0);
+	cr_assert_eq(depgraph_whatif_parse(&given, "kernels=GEMM_B:2", err, sizeof err), 0);
+	whatif_build(&w, f.an, 1, NULL, sc, 4);
+	view_whatif_set(&f.v, &given, 1, 0);
+	/* nothing is built or shown before P */
+	cr_assert_eq(view_whatif_shown(&f.v), 0);
+	cr_assert_eq(rows_of(&f.v, ROW_PATH), 0);
+	view_whatif_finding(&f.v, FIND_GPU_STARVED, line, sizeof line);
+	cr_assert(strstr(line, "P builds") != NULL, "%s", line);
+
+	/* P: the path of the step under the centre (step 4, index 3) */
+	cr_assert_eq(view_do(&f.v, CMD_CRITICAL_PATH), VIEW_REPAINT);
+	cr_assert(strstr(f.v.message, "dependency graph:") != NULL, "%s", f.v.message);
+	cr_assert_eq(view_whatif_shown(&f.v), 1);
+	cr_assert_eq(rows_of(&f.v, ROW_PATH), 1);
+	check_whatif(&f.v, &w, 3, 0, "kernels=GEMM_B:2");
+	/* ] ] : step 5, then i cycles --what-if's, then the defaults, and wraps */
+	view_do(&f.v, CMD_NEXT_STEP);
+	view_do(&f.v, CMD_NEXT_STEP);
+	check_whatif(&f.v, &w, 4, 0, "kernels=GEMM_B:2");
+	for (size_t k = 1; k <= 4; k++) {
+		cr_assert_eq(view_do(&f.v, CMD_NEXT_WHATIF), VIEW_REPAINT);
+		check_whatif(&f.v, &w, 4, k % 4, texts[k % 4]);
+		cr_assert(strstr(f.v.message, texts[k % 4]) != NULL, "%s", f.v.message);
+	}
+	/* a remedy quotes the gain over every step, as whatif_total() says */
+	{
+		struct whatif_step t;
+		char want[160];
+
+		cr_assert_eq(whatif_total(&w, 0, 3, NULL, &t), 7);
+		whatif_gain_format(want, sizeof want, "no-host-wait", &t);
+		cr_assert_eq(view_whatif_finding(&f.v, FIND_GPU_STARVED, line, sizeof line), 1);
+		cr_assert(strncmp(line, want, strlen(want)) == 0, "%s / %s", line, want);
+		cr_assert(strstr(line, "over 7 steps") != NULL, "%s", line);
+		cr_assert_eq(view_whatif_finding(&f.v, FIND_LOW_MFU, line, sizeof line), 0);
+		cr_assert_str_eq(line, "");
+	}
+	/* P again: hidden, no lane, no path; i shows it again */
+	view_do(&f.v, CMD_CRITICAL_PATH);
+	cr_assert_eq(rows_of(&f.v, ROW_PATH), 0);
+	{
+		long s;
+
+		cr_assert_null(view_whatif_path(&f.v, &s));
+		cr_assert_eq(s, -1);
+	}
+	view_do(&f.v, CMD_NEXT_WHATIF);
+	cr_assert_eq(rows_of(&f.v, ROW_PATH), 1);
+	fix_free(&f);
+	whatif_free(&w);
+	for (int i = 0; i < 4; i++)
+		depgraph_whatif_free(&sc[i]);
+	depgraph_whatif_free(&given);
+}
+
+/* e builds the graph on a small trace, so the remedy quotes its gain. */
+Test(whatif, findings_build_the_graph_on_small_traces)
+{
+	struct fix f;
+	char line[400];
+
+	fix_nav(&f, 200);
+	cr_assert_eq(view_whatif_eager(&f.v), 1);
+	cr_assert_eq(view_whatif_shown(&f.v), 0);
+	cr_assert_eq(view_whatif_finding(&f.v, FIND_EXPOSED_COMM, line, sizeof line), 1);
+	cr_assert(strstr(line, "comm=2: ") == line && strstr(line, "; comm=inf: ") != NULL,
+	    "%s", line);
+	fix_free(&f);
 }

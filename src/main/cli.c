@@ -70,7 +70,8 @@ static const struct opt {
 	  "with --report: replay each step's dependency graph\n"
 	  "with the change S (none, comm=K, kernels=REGEX:K,\n"
 	  "no-straggler, no-host-wait; repeatable) and add\n"
-	  "each step's critical path" },
+	  "each step's critical path; in the viewer and\n"
+	  "--render: show the critical path (P) and S's gain (i)" },
 	{ "flops-per-step", 1, OPT_FLOPS, 7, "--flops-per-step=F",
 	  "global model FLOPs of one step, for MFU" },
 	{ "model-params", 1, OPT_PARAMS, 8, "--model-params=P",
@@ -284,8 +285,8 @@ check_args(int argc, struct cli *c)
 
 	if (c->window != NULL && o->window == WINDOW_STEP)
 		cli_usage_error("%s", "--window and --step cannot be combined");
-	if (c->nwhatif > 0 && (c->mode != MODE_REPORT || c->reports))
-		cli_usage_error("%s", "--what-if goes with --report of traces");
+	if (c->nwhatif > 0 && (c->mode == MODE_DIFF || c->reports))
+		cli_usage_error("%s", "--what-if goes with --report, --render or the viewer of traces");
 	if ((o->mfu.model_params > 0) != (o->mfu.tokens_per_step > 0))
 		cli_usage_error("%s", "--model-params and --tokens-per-step go together");
 	if (o->mfu.flops_per_step > 0 && o->mfu.model_params > 0)

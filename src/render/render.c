@@ -312,6 +312,9 @@ draw_lane_area(struct rctx *c)
 		case ROW_COUNTER:
 			render_draw_counter_lane(c, y, ri);
 			break;
+		case ROW_PATH:
+			render_draw_path_band(c, y, ri);
+			break;
 		case ROW_MEMORY:
 			render_diag_memory_lane(c->g, y, RENDER_LABEL_W, c->x0, c->ncols, v,
 			    (size_t)ri->analysis, c->ascii);

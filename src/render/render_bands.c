@@ -9,6 +9,11 @@
  * layer's cells are as dense as its exposed communication is a share of
  * its extent (light: hidden or none; full: all exposed) and coloured as
  * exposed when it has any of its own.
+ *
+ * The critical path band (P) draws the segments of the path of the step in
+ * view (view_whatif.h), each in its part's colour and glyph (compute full,
+ * comm dense, host and sync medium, idle the bubble's), named where wide
+ * enough: a kernel or call by its name, a gap by its part.
  */
 #include "config.h"
 
@@ -17,6 +22,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/depgraph.h"
 #include "analysis/layers.h"
 #include "analysis/steps.h"
 #include "model/trace.h"
@@ -25,6 +31,7 @@
 #include "render/render_int.h"
 #include "view/view.h"
 #include "view/view_lanes.h"
+#include "view/view_whatif.h"
 
 /* Writes label over run [c0, c1) of row y when it fits (one cell kept each side). */
 static void
@@ -224,4 +231,48 @@ render_draw_counter_lane(struct rctx *c, int y, const struct row_info *ri)
 		lvl = lvl < 1 ? 1 : lvl > c->gl->step_levels ? c->gl->step_levels : lvl;
 		grid_put(c->g, c->x0 + col, y, c->gl->step[lvl - 1], ROLE_COUNTER);
 	}
+}
+
+/* A segment of the critical path: its part's colour, its event's name. */
+static void
+path_style(const struct rctx *c, const struct row_info *ri, long i,
+    struct band_run *r)
+{
+	const struct view *v = c->v;
+	long s;
+	const struct dg_path *path = view_whatif_path(v, &s);
+	const struct dg_segment *sg = &path->seg[i];
+	static const int shade[DG_PARTS] = {
+		[DG_COMPUTE] = 4, [DG_COMM] = 3, [DG_HOST] = 2, [DG_SYNC_PART] = 2,
+		[DG_IDLE] = 1,
+	};
+
+	(void)ri;
+	r->role = render_path_role(sg->part);
+	r->glyph = sg->part == DG_IDLE ? c->gl->idle : c->gl->shade[shade[sg->part]];
+	if (sg->part == DG_COMPUTE || sg->part == DG_COMM || sg->part == DG_SYNC_PART)
+		snprintf(r->label, sizeof r->label, "%s",
+		    view_whatif_node_name(v, sg->node));
+	else
+		snprintf(r->label, sizeof r->label, "%s",
+		    depgraph_part_name((enum dg_part)sg->part));
+}
+
+void
+render_draw_path_band(struct rctx *c, int y, const struct row_info *ri)
+{
+	long s;
+	const struct dg_path *path = view_whatif_path(c->v, &s);
+	int64_t *lens;
+	long *at;
+
+	render_draw_label(c, y, ROLE_LABEL, " crit path");
+	if (path == NULL || (at = band_cols(c, &lens)) == NULL)
+		return;
+	/* the longest segment around a column's middle keeps the column */
+	for (size_t i = 0; i < path->nseg; i++)
+		paint(c, at, lens, (long)i, path->seg[i].start_ns,
+		    path->seg[i].start_ns + path->seg[i].dur_ns,
+		    INT64_MAX - path->seg[i].dur_ns);
+	band_runs(c, y, ri, at, lens, path_style);
 }

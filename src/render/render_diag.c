@@ -15,6 +15,7 @@
 #include "view/view.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
+#include "view/view_whatif.h"
 
 static const char *
 bytes(char *buf, size_t n, double b)
@@ -147,6 +148,19 @@ render_diag_findings_panel(struct grid *g, int x, int y, int w, int rows,
 	}
 	if (f == NULL || rows <= 0)
 		return;
+	/* what to do and what it buys first, then the evidence */
+	snprintf(line, sizeof line, "remedy: %s", f->remedy);
+	rows = wrapped(g, x, &y, w, rows, ROLE_PANEL, ascii, line);
+	if (rows > 0) {
+		char gain[400];
+		int has = view_whatif_finding(v, f->kind, gain, sizeof gain);
+
+		if (gain[0] != '\0') {
+			snprintf(line, sizeof line, "%s%s", has ? "what-if: " : "", gain);
+			rows = wrapped(g, x, &y, w, rows, has ? ROLE_VALUE : ROLE_PANEL,
+			    ascii, line);
+		}
+	}
 	line[0] = '\0';
 	for (size_t k = 0; k < f->nnums; k++) {
 		size_t l = strlen(line);
@@ -162,7 +176,8 @@ render_diag_findings_panel(struct grid *g, int x, int y, int w, int rows,
 			snprintf(line + l, sizeof line - l, "%s%s %" PRId64,
 			    k ? ", " : "evidence: ", q->key, q->i);
 	}
-	rows = wrapped(g, x, &y, w, rows, ROLE_VALUE, ascii, line);
+	if (rows > 0)
+		rows = wrapped(g, x, &y, w, rows, ROLE_VALUE, ascii, line);
 	if (rows > 0 && f->nranges > 0) {
 		line[0] = '\0';
 		for (size_t k = 0; k < f->nranges; k++) {
@@ -175,10 +190,6 @@ render_diag_findings_panel(struct grid *g, int x, int y, int w, int rows,
 			    f->ranges[k].end_ns - f->ranges[k].start_ns));
 		}
 		rows = wrapped(g, x, &y, w, rows, ROLE_PANEL, ascii, line);
-	}
-	if (rows > 0) {
-		snprintf(line, sizeof line, "remedy: %s", f->remedy);
-		wrapped(g, x, &y, w, rows, ROLE_PANEL, ascii, line);
 	}
 }
 

@@ -167,6 +167,10 @@ void render_draw_layer_band(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_counter_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_label(struct rctx *c, int y, enum role role, const char *s);
+/* The role the critical path draws part (enum dg_part, depgraph.h) in. */
+enum role render_path_role(int part);
+/* The critical path of the step in view (ROW_PATH, view_whatif.h). */
+void render_draw_path_band(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri);
 
 /* render_matrix.c: the rank x step matrix */

@@ -15,6 +15,7 @@
 #include "analysis/layers.h"
 #include "analysis/metrics.h"
 #include "analysis/steps.h"
+#include "analysis/whatif.h"
 #include "base/units.h"
 #include "model/trace.h"
 #include "render/grid.h"
@@ -27,6 +28,7 @@
 #include "load/source.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
+#include "view/view_whatif.h"
 
 /* ---- the panel --------------------------------------------------------- */
 
@@ -141,8 +143,75 @@ selection_summary(struct rctx *c, struct pen *p)
 enum wline {
 	WL_WARNINGS, WL_WHICH, WL_EXPOSED, WL_BUSY, WL_GAPS, WL_IDLE, WL_MFU,
 	WL_BANDWIDTH, WL_LEGEND, WL_SEL, WL_STEP_WHY, WL_RANKS, WL_MEMORY,
-	WL_COMPARE, WL_UNLIKE, WL_BASELINE, WL_MARKS, WL_COUNTERS, WL_COUNT
+	WL_COMPARE, WL_UNLIKE, WL_BASELINE, WL_MARKS, WL_COUNTERS, WL_PATH,
+	WL_WHATIF, WL_COUNT
 };
+
+/* The role a part of the critical path is drawn in (the band's too). */
+enum role
+render_path_role(int part)
+{
+	static const enum role roles[DG_PARTS] = {
+		[DG_COMPUTE] = ROLE_COMPUTE, [DG_COMM] = ROLE_EXPOSED,
+		[DG_HOST] = ROLE_CPU, [DG_SYNC_PART] = ROLE_SYNC, [DG_IDLE] = ROLE_BUBBLE,
+	};
+
+	return part >= 0 && part < DG_PARTS ? roles[part] : ROLE_PANEL;
+}
+
+/* "critical path #12 612.3 ms: compute 401 ms 66%, comm ..., replay 612.1 ms" */
+static void
+path_line(struct rctx *c, struct pen *p)
+{
+	const struct view *v = c->v;
+	long s;
+	const struct dg_path *path = view_whatif_path(v, &s);
+	struct whatif_step ws;
+	const char *sc;
+	size_t k, n;
+
+	if (path == NULL) {
+		render_pen_put(p, ROLE_LABEL, "critical path");
+		render_pen_put(p, ROLE_PANEL, ": no step in view (] selects one)");
+		return;
+	}
+	render_pen_put(p, ROLE_LABEL, "critical path");
+	render_pen_put(p, ROLE_PANEL, " #%lld ",
+	    (long long)view_current(v)->steps[s].number);
+	render_pen_dur(p, ROLE_VALUE, path->ns);
+	render_pen_put(p, ROLE_PANEL, ":");
+	for (int k2 = 0; k2 < DG_PARTS; k2++) {
+		if (path->part_ns[k2] == 0)
+			continue;
+		render_pen_put(p, render_path_role(k2), " %s ",
+		    depgraph_part_name((enum dg_part)k2));
+		render_pen_dur(p, ROLE_VALUE, path->part_ns[k2]);
+		render_pen_put(p, ROLE_PANEL, " %.0f%%", path->ns > 0 ?
+		    100.0 * (double)path->part_ns[k2] / (double)path->ns : 0.0);
+	}
+	if (view_whatif_current(v, &ws, &sc, &k, &n) == 0) {
+		render_pen_put(p, ROLE_PANEL, "; replayed ");
+		render_pen_dur(p, ROLE_VALUE, ws.replayed_ns);
+	}
+}
+
+/* "what-if 1/4 comm=2: -7.6 ms (-9.0%) (i: next)" */
+static void
+whatif_line(struct rctx *c, struct pen *p)
+{
+	struct whatif_step ws;
+	const char *sc;
+	size_t k, n;
+	char line[160];
+
+	if (view_whatif_current(c->v, &ws, &sc, &k, &n) != 0)
+		return;
+	render_pen_put(p, ROLE_LABEL, "what-if");
+	render_pen_put(p, ROLE_PANEL, " %zu/%zu ", k + 1, n);
+	render_pen_put(p, ws.predicted_ns < ws.replayed_ns ? ROLE_VALUE : ROLE_PANEL,
+	    "%s", whatif_gain_format(line, sizeof line, sc, &ws));
+	render_pen_put(p, ROLE_PANEL, " against the replay (i: next)");
+}
 
 /* "+1.2 ms" / "-40 us" / "+0" */
 static void
@@ -471,6 +540,12 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 	case WL_STEP_WHY:
 		step_why(c, p);
 		break;
+	case WL_PATH:
+		path_line(c, p);
+		break;
+	case WL_WHATIF:
+		whatif_line(c, p);
+		break;
 	case WL_COMPARE: {
 		char dbuf[256];
 
@@ -724,7 +799,7 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		{ WL_IDLE, 5 }, { WL_MFU, 4 }, { WL_BANDWIDTH, 6 }, { WL_LEGEND, 6 },
 		{ WL_SEL, 1 }, { WL_STEP_WHY, 1 }, { WL_RANKS, 2 }, { WL_MEMORY, 1 },
 		{ WL_COMPARE, 0 }, { WL_UNLIKE, 0 }, { WL_BASELINE, 0 },
-		{ WL_MARKS, 0 }, { WL_COUNTERS, 3 },
+		{ WL_MARKS, 0 }, { WL_COUNTERS, 3 }, { WL_PATH, 1 }, { WL_WHATIF, 1 },
 	};
 	enum { N = sizeof lines / sizeof lines[0] };
 	const struct view *v = c->v;
@@ -739,6 +814,9 @@ draw_window_panel(struct rctx *c, int y, int rows)
 	struct drawn_line dl[N];
 	char ub[256];
 	int64_t ma, mb;
+	struct whatif_step wws;
+	const char *wsc;
+	size_t wk, wn;
 
 	if (v->nan > 0 && view_current(v)->device < 0) {
 		struct pen p = { c, 1, y, w };
@@ -777,7 +855,9 @@ draw_window_panel(struct rctx *c, int y, int rows)
 		    v->end_ns != view_current(v)->dev.last_ns))) &&
 		    (l != WL_BASELINE || has_base) &&
 		    (l != WL_MARKS || view_marked_range(v, &ma, &mb)) &&
-		    (l != WL_COUNTERS || (v->show_counters && has_counters(v)));
+		    (l != WL_COUNTERS || (v->show_counters && has_counters(v))) &&
+		    (l != WL_PATH || view_whatif_shown(v)) &&
+		    (l != WL_WHATIF || view_whatif_current(v, &wws, &wsc, &wk, &wn) == 0);
 		if (!wanted[i])
 			continue;
 		/* drawn whole once, then wrapped rather than cut */

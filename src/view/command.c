@@ -11,6 +11,7 @@
 #include "view/view_lanes.h"
 #include "view/view_nav.h"
 #include "view/view_select.h"
+#include "view/view_whatif.h"
 
 struct view_mode_ops {
 	const char *name;
@@ -101,6 +102,7 @@ view_do(struct view *v, enum view_cmd cmd)
 
 	view_lanes_prepare(v);
 	view_select_refresh(v);
+	view_whatif_refresh(v);
 	return ch;
 }
 
@@ -134,7 +136,13 @@ do_cmd(struct view *v, enum view_cmd cmd)
 		    "ranks in rank order");
 		return VIEW_REPAINT;
 	case CMD_NEXT_FINDING:
-		return view_diag_next_finding(v);
+		ch = view_diag_next_finding(v);
+		(void)view_whatif_eager(v);     /* the remedy quotes its gain */
+		return ch;
+	case CMD_CRITICAL_PATH:
+		return view_whatif_toggle(v);
+	case CMD_NEXT_WHATIF:
+		return view_whatif_next(v);
 	case CMD_TOGGLE_MEMORY:
 		return view_diag_toggle_memory(v);
 	case CMD_MARK_BASELINE:
@@ -157,6 +165,7 @@ view_recalc(struct view *v)
 
 	view_lanes_prepare(v);
 	view_select_refresh(v);
+	view_whatif_refresh(v);
 	view_measure(v);
 	/* the current rank's findings, once: the panel lists them when it has room */
 	if (v->nan > 0 && view_current(v)->device >= 0)
@@ -187,6 +196,7 @@ view_free(struct view *v)
 		if (modes[m].free != NULL)
 			modes[m].free(v);
 	view_diag_free(v);
+	view_whatif_free(v);
 	view_nav_free(v);
 	view_lanes_free(v);
 	view_select_free(v);

@@ -44,6 +44,8 @@ const struct binding keymap[] = {
 	{ { 'x' },                              "x",              CMD_WORST_LAYER },
 	{ { 'S' },                              "S",              CMD_WORST_SKEW },
 	{ { 'e' },                              "e",              CMD_NEXT_FINDING },
+	{ { 'P' },                              "P",              CMD_CRITICAL_PATH },
+	{ { 'i' },                              "i",              CMD_NEXT_WHATIF },
 	{ { '/' },                              "/",              CMD_SEARCH },
 	{ { 'n' },                              "n",              CMD_NEXT_MATCH },
 	{ { 'N' },                              "N",              CMD_PREV_MATCH },
@@ -65,7 +67,7 @@ const struct binding keymap[] = {
 
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
-/* Linear: 45 bindings, one lookup per key press. */
+/* Linear: 47 bindings, one lookup per key press. */
 int
 keymap_lookup(int key)
 {

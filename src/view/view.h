@@ -80,6 +80,8 @@
 	X(WORST_LAYER, "the worst exposed-comm layer in view") \
 	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
 	X(NEXT_FINDING, "next finding: select it and go to its evidence (Enter: next range)") \
+	X(CRITICAL_PATH, "show or hide the critical path of the step in view: a lane and its split by kind") \
+	X(NEXT_WHATIF, "what-if: the next scenario's gain over the step in view (comm=2, no-host-wait...)") \
 	X(SEARCH, "search event names (a regular expression; see VIEWER)") \
 	X(NEXT_MATCH, "next match") \
 	X(PREV_MATCH, "previous match") \
@@ -161,6 +163,7 @@ struct view_priv;               /* view.c's caches: see view_release() */
 struct view_diag;               /* findings and memory: see view_diag.h */
 struct view_compare;                /* the diff table: see view_compare.h */
 struct view_nav;                /* the search's match set: see view_nav.h */
+struct view_whatif;             /* the critical path and what-if: view_whatif.h */
 
 struct view {
 	const struct analysis *an;      /* nan analyses, by rank then device */
@@ -243,6 +246,7 @@ struct view {
 	                                   its file (view_select.h), or NULL */
 	const struct trace *args_t;
 	long args_ev;
+	struct view_whatif *wi;         /* owned, NULL until first used */
 };
 
 /*

@@ -14,6 +14,7 @@
 #include "view/view.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
+#include "view/view_whatif.h"
 
 /* What the lanes keep of one trace (the first analysis of it holds it). */
 struct lanes_trace {
@@ -460,6 +461,8 @@ device_lanes(const struct view *v, size_t i, struct row_info **rows, size_t *n,
 		push_lane(rows, n, cap, ROW_STEP_BAND, (int)i, UINT32_MAX, 0);
 	if (an->nlayers > 0)
 		push_lane(rows, n, cap, ROW_LAYER_BAND, (int)i, UINT32_MAX, 0);
+	if (i == v->rank && view_whatif_shown(v))
+		push_lane(rows, n, cap, ROW_PATH, (int)i, UINT32_MAX, 0);
 	for (size_t k = 0; k < an->dev.ntracks; k++) {
 		uint32_t ti = an->dev.tracks[k];
 		int nr = gpu_track_rows(v, i, ti, ROW_ANNOT);

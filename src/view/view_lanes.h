@@ -6,8 +6,9 @@
  * Per (rank, device), in this order: a header; each GPU stream with
  * activity, one lane per sub-row in use; the bubble lane; the step band and
  * the layer band (the steps' and layers' GPU extents, when there are steps
- * or layers); a lane per nesting depth of the device's gpu_user_annotation
- * events, per stream that has them; the memory lane (M); the baseline
+ * or layers); the critical path of the step in view (P, the current
+ * rank's device only); a lane per nesting depth of the device's
+ * gpu_user_annotation events, per stream that has them; the memory lane (M); the baseline
  * step's streams (b).  With the CPU lanes on (c), each thread of a trace
  * after its first device's lanes: one lane per depth present in the window
  * (the thread's deepest when more than VIEW_LANES_SCAN of its events lie in
@@ -55,6 +56,8 @@ enum row_kind {
 	ROW_STEP_BAND,          /* the steps' GPU extents of a device */
 	ROW_LAYER_BAND,         /* the layers' GPU extents of a device */
 	ROW_COUNTER,            /* a counter track (C events), track: its index */
+	ROW_PATH,               /* the critical path of the step in view (P;
+	                           view_whatif.h), under the current device's bands */
 };
 
 struct row_info {
