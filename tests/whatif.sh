@@ -5,7 +5,7 @@
 # of every step's measured time, each scenario's prediction within 5% of
 # the changed job's step, and every step's critical path must add up to its
 # duration, for 1, 2, 4 and 8 ranks.  Also: malformed scenarios are usage
-# errors that name them.
+# errors that name them (tests/whatif_view.sh: the viewer).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 expect 2 "--what-if=bogus is a usage error" \
@@ -15,8 +15,9 @@ expect 2 "--what-if=comm=0 is a usage error" \
     "$GANTTY" --report --what-if=comm=0 "$top_srcdir/share/example.json.gz"
 expect 2 "--what-if=kernels=gemm (no factor) is a usage error" \
     "$GANTTY" --report --what-if=kernels=gemm "$top_srcdir/share/example.json.gz"
-expect 2 "--what-if without --report is a usage error" \
-    "$GANTTY" --render --what-if=none "$top_srcdir/share/example.json.gz"
+expect 2 "--what-if with --diff is a usage error" \
+    "$GANTTY" --diff --what-if=none "$top_srcdir/share/example.json.gz" \
+    "$top_srcdir/share/example.json.gz"
 
 if [ -z "$PYTHON3" ]; then
 	skip "the predictions against the changed jobs" "no python3"
