@@ -1,7 +1,7 @@
 #!/bin/sh
 # Golden --render frames: the bundled example and a generated two-rank trace
 # at several sizes, in UTF-8 and ASCII, with colour, --step, --window and
-# --cpu, compared byte for byte with tests/fixtures/render-*.txt.
+# --cpu, --what-if (the critical path lane and lines), compared byte for byte with tests/fixtures/render-*.txt.
 #
 # After a deliberate change to the frame, regenerate the goldens with
 #     RENDER_REGEN=1 top_srcdir=. sh tests/render.sh
@@ -67,6 +67,8 @@ golden gen2-100x30-ascii-window C --width=100 --height=30 --ascii \
 	--window=223ms:229ms gen
 golden gen2-250x70-step12-cpu utf8 --width=250 --height=70 --step=12 --cpu gen
 golden gen2-40x12 utf8 --width=40 --height=12 gen
+golden example-whatif-150x45 utf8 --width=150 --height=45 --what-if=comm=2 \
+	--what-if=no-host-wait example.json.gz
 golden too-small utf8 --width=39 --height=12 example.json.gz
 # before and after: the baseline step's lanes under step 13; the diff table
 # of two steps (80 columns: changes only) and of two traces (--compare)

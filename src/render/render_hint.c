@@ -69,6 +69,7 @@ const struct hint_item render_hints[] = {
 	{ CMD_TOGGLE_MATRIX, "m", NULL, "matrix", 3, H_RANKS },
 	{ CMD_WORST_SKEW, "S", NULL, "skew", 4, H_SKEW },
 	{ CMD_MARK_BASELINE, "b", NULL, "baseline", 5, H_STEPS },
+	{ CMD_CRITICAL_PATH, "P", NULL, "path", 5, H_STEPS },
 	{ CMD_TOGGLE_DIFF, "D", NULL, "diff", 2, H_DIFF },
 	{ CMD_TOGGLE_CPU, "c", NULL, "cpu", 3, H_ALWAYS },
 	{ CMD_TOGGLE_PYTHON, "p", NULL, "python", 4, H_CPU },
