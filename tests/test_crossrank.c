@@ -467,3 +467,41 @@ Test(crossrank, generated)
 		trace_free(&gt[r]);
 	}
 }
+
+/*
+ * busbw from the last arrival at epoch-scale timestamps (microseconds since
+ * 1970, as real traces have them: about 1.7e18 ns): the duration is taken
+ * in int64 before it becomes a double, else each end and start is rounded
+ * to 256 ns and a 10.15 us transfer reads 10.24 or 9.984 us.
+ */
+Test(crossrank, busbw_exact_at_epoch_timestamps)
+{
+	static const char *const at[2] = { "1700000000000100.000", "1700000000000103.250" };
+	const int64_t t0 = INT64_C(1700000000000000) * US;
+	const int64_t nelems = INT64_C(64) << 20;       /* 256 MiB of float */
+	struct crossrank x;
+	double want;
+
+	for (int r = 0; r < 2; r++) {
+		begin_trace(r);
+		event("{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\","
+		    " \"pid\": 100, \"tid\": 100, \"ts\": 1700000000000050, \"dur\": 1000}");
+		/* both end at t0 + 113.400 us: the transfer after the last arrival is 10.15 us */
+		event("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_Generic\", \"pid\": 0,"
+		    " \"tid\": 22, \"ts\": %s, \"dur\": %s, \"args\": {\"device\": 0,"
+		    " \"stream\": 22, \"Collective name\": \"allreduce\", \"Process Group Name\": \"0\","
+		    " \"Group size\": 2, \"Seq\": 0, \"In msg nelems\": %" PRId64 ","
+		    " \"Out msg nelems\": %" PRId64 ", \"dtype\": \"Float\"}}",
+		    at[r], r == 0 ? "13.400" : "10.150", nelems, nelems);
+		end_trace();
+	}
+	crossrank_build(&x, an, 2);
+	cr_assert_eq(x.ncolls, 1);
+	cr_assert_eq(x.colls[0].last_start_ns, t0 + 103250);
+	/* all-reduce over 2: busbw = algbw * 2 (n - 1) / n = bytes / time */
+	want = (double)(nelems * 4) / 10150.0;
+	for (int p = 0; p < 2; p++)
+		cr_assert_float_eq(x.parts[p].busbw_gbps, want, want * 1e-12,
+		    "rank %d: busbw %.6f, want %.6f", p, x.parts[p].busbw_gbps, want);
+	free_all(&x);
+}

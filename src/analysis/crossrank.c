@@ -450,7 +450,7 @@ measure_bandwidth(struct crossrank *x)
 			    f <= 0 || end <= cc->last_start_ns)
 				continue;
 			bw[nb] = (double)cc->bytes * f /
-			    ((double)end - (double)cc->last_start_ns);
+			    (double)(end - cc->last_start_ns);
 			xgrow(&m, &mcap, nm + 1, sizeof *m);
 			m[nm].bytes = cc->bytes;
 			m[nm].group = g;
