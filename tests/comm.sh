@@ -11,7 +11,7 @@
 # to 0.1%, a rank pair with a 4x slower link raises slow_collective naming
 # those two ranks, from the traces and from per-rank reports alike, a job
 # whose every collective is slow raises it for the whole job, and a clean
-# job raises none.
+# job raises none; a 4-byte all-reduce's bandwidths do not print as 0.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 [ -n "$PYTHON3" ] || skip_all "no python3"
@@ -195,4 +195,32 @@ pick = lambda fs: [f for f in fs if f["kind"] == "slow_collective"]
 print(pick(a), pick(b), file=sys.stderr)
 sys.exit(0 if pick(a) and pick(a) == pick(b) else 1)
 ' "$tmp/slow.out" "$tmp/reports.out"
+# ---- a 4-byte all-reduce: 0.0004 GB/s, not 0.000 ----------------------------
+cat >"$tmp/tiny.json" <<'EOF2'
+{"traceEvents": [
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 7,
+  "ts": 10, "dur": 10, "args": {"device": 0, "stream": 7, "Collective name": "allreduce",
+  "Group size": 2, "In msg nelems": 1, "Out msg nelems": 1, "dtype": "Float"}}
+]}
+EOF2
+"$GANTTY" --report --format=json -q "$tmp/tiny.json" >"$tmp/tiny.report.json" ||
+    fail "the 4-byte all-reduce's report"
+check "a 4-byte all-reduce: every algbw and busbw in the JSON is 4 B / 10 us, none 0" \
+    "$PYTHON3" - "$tmp/tiny.report.json" <<'PY'
+import json, sys
+seen = []
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k in ("algbw_gbps", "busbw_gbps") and v is not None:
+                seen.append(v)
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(json.load(open(sys.argv[1])))
+if len(seen) < 3 or any(abs(v - 0.0004) > 1e-9 for v in seen):
+    print("bandwidths:", seen); sys.exit(1)
+PY
 finish

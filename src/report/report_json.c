@@ -461,13 +461,19 @@ json_kernels(struct json *j, const struct analysis *a)
 	json_end(j);
 }
 
-/* v with format fmt, or null when v < 0 (unknown). */
+/*
+ * A bandwidth v in GB/s, or null when v < 0 (unknown): three decimals, or
+ * below 0.1 three significant digits, so that no measured bandwidth (a
+ * 4-byte all-reduce's) prints as 0.
+ */
 static void
 json_gbps(struct json *j, const char *key, double v)
 {
 	json_key(j, key);
-	if (v >= 0)
+	if (v >= 0.1 || v == 0)
 		json_double(j, "%.3f", v);
+	else if (v > 0)
+		json_double(j, "%.3g", v);
 	else
 		json_null(j);
 }
