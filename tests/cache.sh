@@ -61,6 +61,20 @@ same "example, --step and --rank" "$tmp/example.json.gz" --step=15 --rank=0
 old "$tmp/gen"/*.json
 same "generated 2 ranks" "$tmp/gen"
 check "each rank has its cache" test "$(ls "$cache" | grep -c '^rank-[01]\.json-')" -eq 2
+# A file cut after its event array closed keeps its last step whole, from
+# the cache too (the trace's events_cut is cached); one cut inside the
+# array marks it incomplete.
+gzip -dc "$top_srcdir/share/example.json.gz" >"$tmp/whole.json"
+n=$(grep -n '^  \],$' "$tmp/whole.json" | tail -n 1 | cut -d: -f1)
+head -n "$n" "$tmp/whole.json" >"$tmp/after.json"
+printf '  "traceName": "rank-0.js' >>"$tmp/after.json"
+head -c 2000000 "$tmp/whole.json" >"$tmp/inside.json"
+old "$tmp/after.json" "$tmp/inside.json"
+same "cut after the event array" "$tmp/after.json"
+check "... cut short" grep -q 'the top-level object is closed (cut short)' "$tmp/c.err"
+check "... its last step is whole" sh -c "! grep -q '\"incomplete\": true' '$tmp/c.out'"
+same "cut inside the event array" "$tmp/inside.json"
+check "... its last step is incomplete" grep -q '"incomplete": true' "$tmp/c.out"
 
 # The viewer's frame from the cache is the same too.
 "$GANTTY" --render --no-cache --width=200 --height=60 "$tmp/example.json.gz" >"$tmp/r1"

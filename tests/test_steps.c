@@ -463,7 +463,9 @@ Test(outliers, slow_side_only)
  * A file cut short in the middle of an event: its last step may be missing
  * its end, so it is marked incomplete and is never an outlier; the others'
  * outliers are found without it.  The same steps read whole make step 6
- * (three times the others) an outlier.
+ * (three times the others) an outlier.  cut 2: the file ends after its event
+ * array closed (its trailing metadata lost, every event read): cut short,
+ * but no event is missing, so the last step is whole.
  */
 static void
 outlier_steps(int cut, struct trace *t)
@@ -476,8 +478,10 @@ outlier_steps(int cut, struct trace *t)
 		launch(1, s + 10, i);
 		dev_kernel("gemm", 0, 7, s + 20, d - 30, i);
 	}
-	j_load_ending(t, cut ? ",\n{\"ph\": \"X\", \"cat\": \"ker" : "\n]}\n");
-	cr_assert_eq(trace_cut_short(t), cut);
+	j_load_ending(t, cut == 1 ? ",\n{\"ph\": \"X\", \"cat\": \"ker" :
+	    cut == 2 ? "\n],\n\"traceName\": \"rank-0.js" : "\n]}\n");
+	cr_assert_eq(trace_cut_short(t), cut != 0);
+	cr_assert_eq(trace_events_lost(t), cut == 1);
 }
 
 Test(steps, the_last_step_of_a_cut_file_is_incomplete)
@@ -504,6 +508,14 @@ Test(steps, the_last_step_of_a_cut_file_is_incomplete)
 		cr_assert_not(s[i].incomplete);
 		cr_assert_not(s[i].outlier);
 	}
+	free(s);
+	trace_free(&t);
+
+	outlier_steps(2, &t);
+	n = find_steps(&t, 0, &s);
+	cr_assert_eq(n, 6);
+	cr_assert_not(s[5].incomplete, "the array closed: step 6 is whole");
+	cr_assert(s[5].outlier, "cut after the array: step 6 is an outlier still");
 	free(s);
 	trace_free(&t);
 }

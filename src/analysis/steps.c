@@ -195,7 +195,7 @@ steps_find(const struct metrics *d, struct step **out)
 		if (k >= 0)
 			extend(&s[k], act);
 	}
-	if (n > 0 && trace_cut_short(t)) {
+	if (n > 0 && trace_events_lost(t)) {
 		s[n - 1].incomplete = 1;
 		steps_outliers(s, n - 1);
 	} else {

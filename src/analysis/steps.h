@@ -39,7 +39,7 @@ struct step {
 	double z;               /* robust z-score of the CPU duration (0 if < 5 steps) */
 	int outlier;
 	int incomplete;         /* the last step of a trace cut short
-	                           (trace_cut_short()): its end may be missing,
+	                           (trace_events_lost()): its end may be missing,
 	                           so it is never an outlier, z 0, and the
 	                           others' outliers are found without it */
 };

@@ -879,6 +879,7 @@ cache_load(struct trace *t, const char *path, const char *dir,
 	t->base_time_ns = h.base_time_ns;
 	t->has_base_time = (int)h.has_base_time;
 	t->legacy_array = (int)h.legacy_array;
+	t->events_cut = h.events_cut != 0;
 	t->objects = h.objects;
 	t->start_ns = h.start_ns;
 	t->end_ns = h.end_ns;

@@ -54,7 +54,7 @@ struct cache_header {
 	uint64_t nactivities, nlinked;
 	/* header fields of the trace */
 	int64_t world_size, has_distributed, dist_rank, dist_backend;
-	int64_t base_time_ns, has_base_time, legacy_array;
+	int64_t base_time_ns, has_base_time, legacy_array, events_cut;
 	uint64_t objects;
 	int64_t start_ns, end_ns;
 	struct trace_warnings warn;

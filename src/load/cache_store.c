@@ -387,6 +387,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	h.base_time_ns = t->base_time_ns;
 	h.has_base_time = t->has_base_time;
 	h.legacy_array = t->legacy_array;
+	h.events_cut = t->events_cut;
 	h.objects = t->objects;
 	h.start_ns = t->start_ns;
 	h.end_ns = t->end_ns;

@@ -320,6 +320,7 @@ read_document(struct reader *rd)
 		if (!rd->gzip)
 			rest = rd_drain(rd);
 		rd->t->warn.truncated_bytes += stop - rd->last_good + rest;
+		rd->t->events_cut |= rd->in_events;
 		free(rd->t->stop_reason);
 		rd->t->stop_reason = xstrdup(rd->err->msg);
 		{
@@ -344,6 +345,7 @@ read_document(struct reader *rd)
 			return -1;
 		}
 		rd->t->warn.truncated_bytes += rd_offset(rd) - rd->last_good;
+		rd->t->events_cut |= rd->in_events;
 		if (rd->bad) {
 			if (rd->gzip)
 				rd->t->warn.corrupt_gzip++;

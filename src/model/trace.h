@@ -169,6 +169,9 @@ struct trace {
 	size_t ndevices_seen;
 	struct trace_warnings warn;
 	char *stop_reason;      /* why reading stopped early (invalid JSON after events), or NULL */
+	int events_cut;         /* reading stopped inside the event array: the
+	                           events after that point are missing (a stop
+	                           after the array closed loses only metadata) */
 
 	/*
 	 * A trace read from gantty's cache (cache.c) has its arrays (but
@@ -455,6 +458,15 @@ trace_cut_short(const struct trace *t)
 {
 	return t->warn.truncated_bytes != 0 || t->warn.corrupt_gzip != 0 ||
 	    t->stop_reason != NULL;
+}
+/*
+ * Whether t lost events at load (trace_cut_short() and the reading stopped
+ * inside the event array): only then may its last step be incomplete.
+ */
+static inline int
+trace_events_lost(const struct trace *t)
+{
+	return trace_cut_short(t) && (t->events_cut || t->warn.corrupt_gzip != 0);
 }
 /* How many kinds of warning t has (TRACE_WARNINGS, and a stop reason). */
 static inline int

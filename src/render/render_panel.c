@@ -407,7 +407,7 @@ draw_window_line(struct rctx *c, struct pen *p, enum wline line)
 		if (t->stop_reason != NULL)
 			render_pen_put(p, ROLE_PANEL, "%sstopped reading at %s", sep,
 			    t->stop_reason);
-		if (trace_cut_short(t) && view_current(v)->nsteps > 0)
+		if (trace_events_lost(t) && view_current(v)->nsteps > 0)
 			render_pen_put(p, ROLE_BAD, "; the last step may be incomplete");
 		break;
 	}

@@ -178,7 +178,7 @@ render_draw_steps(struct rctx *c)
 		}
 		nout += an->steps[i].outlier != 0;
 	}
-	cut = trace_cut_short(an->t);
+	cut = trace_events_lost(an->t);
 	cells = an->nsteps < (size_t)c->ncols ? (int)an->nsteps : c->ncols;
 	for (int k = 0; k < cells; k++) {
 		size_t s0 = (size_t)k * an->nsteps / (size_t)cells;
