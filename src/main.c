@@ -2,8 +2,11 @@
  * main — gantty: parse the command line (main/cli.h), run the session over
  * the traces (analysis/session.h), and show what it built: the report, the
  * diff, a frame or the viewer; or, with --reports, the per-rank reports.
+ * The view the command line asks for and its frame as text are
+ * main/viewer.h's.
  *
- * With cli, the only file that prints diagnostics and calls exit().
+ * With cli (and viewer's warnings), the only files that print diagnostics;
+ * with cli, the only ones that call exit().
  */
 #include "config.h"
 
@@ -25,7 +28,7 @@
 #include "load/cache.h"
 #include "load/input.h"
 #include "main/cli.h"
-#include "render/grid.h"
+#include "main/viewer.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "report/report_analyses.h"
@@ -36,9 +39,6 @@
 #include "tui/tui.h"
 #include "view/command.h"
 #include "view/view.h"
-#include "view/view_nav.h"
-#include "view/view_select.h"
-#include "view/view_whatif.h"
 
 /*
  * Prints "gantty: " and the message on standard error, made safe for a
@@ -145,122 +145,6 @@ show_warnings(const struct session *s, const struct cli *c, size_t *shown)
 			say("warning: %s", s->warnings[*shown]);
 }
 
-/* Sets up the view for the command line's window, step and toggles. */
-static void
-setup_view(struct view *v, const struct cli *c, struct session *s, struct analysis *an,
-    size_t n_analyses, int64_t t0, int64_t t1, int w, int h)
-{
-	struct layout lay;
-
-	view_init(v, an, n_analyses, t0, t1, 1);
-	view_set_opts(v, &c->opts);
-	v->show_cpu = c->cpu || c->python;
-	v->show_python = c->python;
-	v->show_counters = c->counters;
-	v->panel = (enum view_panel)c->panel;
-	v->lane_room = render_lane_room(h);
-	if (c->matrix && v->xr != NULL)
-		view_push_mode(v, VIEW_MODE_MATRIX);
-	v->compare = c->compare && n_analyses >= 2;
-	render_layout(&lay, v, w, h);
-	view_resize(v, lay.time_cols > 0 ? lay.time_cols : 1);
-	view_set_cursor(v, v->cols / 2);
-	render_layout_free(&lay);
-	if (c->opts.window == WINDOW_ABSOLUTE) {
-		view_set_window(v, c->opts.start_ns, c->opts.end_ns, 0);
-	} else if (c->opts.window == WINDOW_STEP) {
-		for (size_t i = 0; i < n_analyses; i++) {
-			if (!an[i].has_window)
-				continue;
-			v->rank = i;
-			view_set_window(v, an[i].start_ns, an[i].end_ns, 0);
-			for (size_t k = 0; k < an[i].nsteps; k++)
-				if (an[i].steps[k].number == c->opts.step) {
-					v->sel = SEL_STEP;
-					v->sel_index = (long)k;
-				}
-			break;
-		}
-	}
-	if (c->has_baseline && v->nan > 0) {
-		const struct analysis *a = view_current(v);
-
-		for (size_t k = 0; k < a->nsteps; k++)
-			if (a->steps[k].number == c->baseline) {
-				v->base_rank = v->rank;
-				v->base_step = (long)k;
-			}
-		if (v->base_step < 0 && !c->quiet)
-			fprintf(stderr, "gantty: warning: --baseline: no ProfilerStep#%lld\n",
-			    (long long)c->baseline);
-	}
-	if (c->difftable)
-		view_push_mode(v, VIEW_MODE_COMPARE_TABLE);
-	if (c->marks != NULL && v->nan > 0) {
-		/* checked by main() already, as --window is */
-		struct analysis_opts mo = c->opts;
-
-		if (session_window(s, "--marks", c->marks, &mo) == 0) {
-			v->mark_ns[0] = mo.start_ns;
-			v->mark_ns[1] = mo.end_ns;
-			v->marks = 3;
-		}
-	}
-	if (c->nwhatif > 0 && v->nan > 0)
-		view_whatif_set(v, c->whatif, c->nwhatif, 1);
-	view_recalc(v);
-	if (c->select != NULL && v->nan > 0) {
-		view_search(v, c->select);
-		if (v->sel == SEL_EVENT)
-			view_select_goto(v, v->rank, (uint32_t)v->sel_index);
-		else if (!c->quiet)
-			fprintf(stderr, "gantty: warning: --select: %s\n", v->message);
-		view_recalc(v);
-	}
-}
-
-/* Writes the frame of v (c->width x c->height) as text on stdout. */
-static int
-print_frame(const struct cli *c, struct view *v, const char *title)
-{
-	struct layout lay;
-	struct grid g;
-	struct render_opts ro;
-	int ansi = c->color == STYLE_COLOR_ALWAYS ||
-	    (c->color == STYLE_COLOR_AUTO && isatty(STDOUT_FILENO) &&
-	    (getenv("NO_COLOR") == NULL || *getenv("NO_COLOR") == '\0'));
-	int rc;
-
-	memset(&ro, 0, sizeof ro);
-	ro.ascii = c->ascii;
-	ro.mono = !ansi;
-	ro.title = title;
-	render_layout(&lay, v, c->width, c->height);
-	grid_init(&g, c->width, c->height);
-	render_frame(&g, &lay, v, &ro);
-	rc = grid_write(&g, stdout, ansi);
-	grid_free(&g);
-	render_layout_free(&lay);
-	if (rc < 0 || fflush(stdout) != 0) {
-		perror("gantty: writing the frame");
-		return EXIT_INPUT;
-	}
-	return EXIT_OK;
-}
-
-/* --render: the frame the viewer would draw, as text on stdout. */
-static int
-run_render(const struct cli *c, struct session *s, const char *title)
-{
-	struct view v;
-	int rc;
-
-	setup_view(&v, c, s, s->an, s->n_analyses, s->origin_ns, s->last_ns, c->width,
-	    c->height);
-	rc = print_frame(c, &v, title);
-	view_free(&v);
-	return rc;
-}
 
 /* The interactive viewer. */
 static int
@@ -270,7 +154,7 @@ run_viewer(const struct cli *c, struct session *s, const char *title)
 	struct render_opts ro;
 	int rc;
 
-	setup_view(&v, c, s, s->an, s->n_analyses, s->origin_ns, s->last_ns, 120, 40);
+	main_view_setup(&v, c, s, s->an, s->n_analyses, s->origin_ns, s->last_ns, 120, 40);
 	memset(&ro, 0, sizeof ro);
 	ro.ascii = c->ascii;
 	ro.title = title;
@@ -290,7 +174,7 @@ run_viewer(const struct cli *c, struct session *s, const char *title)
 		if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
 			one.ascii = 1;
 		one.color = STYLE_COLOR_NEVER;
-		rc = run_render(&one, s, title);
+		rc = main_view_render(&one, s, title);
 		say("%s", tui_error());
 		return rc;
 	}
@@ -398,7 +282,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 		render_layout(&lay, &v, c->width, c->height);
 		view_resize(&v, lay.time_cols > 0 ? lay.time_cols : 1);
 		render_layout_free(&lay);
-		status = print_frame(c, &v, title);
+		status = main_view_frame(c, &v, title);
 	} else {
 		struct render_opts ro;
 
@@ -412,7 +296,7 @@ run_reports(const struct cli *c, const struct input_list *in)
 			one.width = 80;
 			one.height = 24;
 			one.color = STYLE_COLOR_NEVER;
-			status = print_frame(&one, &v, title);
+			status = main_view_frame(&one, &v, title);
 		}
 		if (status != 0 && *tui_error() != '\0')
 			say("%s", tui_error());
@@ -460,7 +344,7 @@ run_mode(const struct cli *c, struct session *s)
 	} else {
 		session_title(s, title, sizeof title);
 		if (c->mode == MODE_RENDER)
-			status = run_render(c, s, title);
+			status = main_view_render(c, s, title);
 		else
 			status = run_viewer(c, s, title);
 	}

@@ -66,4 +66,13 @@ echo '#include "units.h"' >>"$tmp/bare/base/strtab.c"
 planted bare '/base/strtab\.c:[0-9]*: "units\.h" is not path-qualified' \
     "an include without its folder is found, naming the file"
 
+copy long
+awk 'BEGIN { for (i = 0; i < 501; i++) print "/* filler */" }' >>"$tmp/long/main.c"
+planted long '/main\.c: [0-9]* lines, more than 500: split it$' \
+    "a main.c past 500 lines is found"
+copy longc
+awk 'BEGIN { for (i = 0; i < 1501; i++) print "/* filler */" }' >>"$tmp/longc/base/units.c"
+planted longc '/base/units\.c: [0-9]* lines, more than 1500: split it$' \
+    "a .c file past 1500 lines is found"
+
 finish

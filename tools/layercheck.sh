@@ -7,7 +7,8 @@
 # headers named by their path under SRCDIR ("model/trace.h") that live in
 # its own folder or a folder lower in the list; and the graph of modules (a
 # module is a .c and its .h, src/model/trace.[ch]) must have no cycle, within
-# a folder too.  Prints one line per violation and exits 1 if there is any;
+# a folder too.  No .c file is longer than 1500 lines, main.c than 500
+# (STYLE.md: a file that grows past them is split).  Prints one line per violation and exits 1 if there is any;
 # prints nothing and exits 0 when the tree keeps the map.
 LAYERS="base model load analysis report view render tui"
 src=${1:?usage: layercheck.sh SRCDIR}
@@ -25,6 +26,16 @@ edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
 for f in main.c */*.c */*.h; do
 	[ -f "$f" ] || continue
+	case $f in
+	main.c) max=500 ;;
+	*.c) max=1500 ;;
+	*) max=0 ;;
+	esac
+	n=$(wc -l <"$f")
+	if [ "$max" -gt 0 ] && [ "$n" -gt "$max" ]; then
+		echo "$src/$f: $n lines, more than $max: split it"
+		bad=1
+	fi
 	case $f in
 	*/*) dir=${f%%/*} ;;
 	*) dir=main ;;
