@@ -5,7 +5,8 @@
 # formats durations), wrapped onto another row rather than cut; and the
 # title and the step strip keep their values whole at 80 columns; --compare
 # names A and B by file and says when they are unlike; several ranks: the
-# panel says which window it describes.
+# panel says which window it describes; a kernel's details name the op that
+# launched it with its Input Dims (checked against the JSON).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 [ -n "$PYTHON3" ] || skip_all "no python3"
@@ -95,4 +96,39 @@ sys.exit(0 if ok else 1)
 else
 	skip "several ranks: the panel says which window" "no corpus"
 fi
+# A kernel's details name the op that launched it with that op's Input Dims
+# (issue 33): for every GEMM of the example's first step, the innermost
+# cpu_op holding its launch call, found here from the JSON.
+gzip -dc "$example" >"$tmp/example.json"
+"$PYTHON3" - "$tmp/example.json" >"$tmp/gemms" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+launch = {e["args"]["correlation"]: e for e in ev
+          if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
+ops = [e for e in ev if e.get("cat") == "cpu_op"]
+gemms = sorted((e for e in ev if e.get("cat") == "kernel" and "gemm" in e["name"]),
+               key=lambda e: e["ts"])
+for k in gemms[:12:3]:
+    l = launch[k["args"]["correlation"]]
+    around = [o for o in ops if o["tid"] == l["tid"] and o["ts"] <= l["ts"] and
+              l["ts"] + l["dur"] <= o["ts"] + o["dur"]]
+    op = min(around, key=lambda o: o["dur"])
+    print("%.3f\t%s\t%s" % (k["ts"], op["name"], json.dumps(op["args"]["Input Dims"], separators=(",", ":"))))
+PY
+t0=$(gzip -dc "$example" | "$PYTHON3" -c 'import json, sys
+print(min(e["ts"] for e in json.load(sys.stdin)["traceEvents"] if "ts" in e and e.get("ph") == "X"))')
+n=0
+while IFS="$(printf '\t')" read -r ts op dims; do
+	n=$((n + 1))
+	# a window just before the kernel: the search's next match is it
+	a=$(awk -v t="$ts" -v z="$t0" 'BEGIN { printf "%.3fus", t - z - 2 }')
+	b=$(awk -v t="$ts" -v z="$t0" 'BEGIN { printf "%.3fus", t - z - 1 }')
+	LC_ALL=C.UTF-8 "$GANTTY" --render --width=150 --height=50 --color=never -q \
+	    --window="$a:$b" --select='gemm' --panel=selection "$example" >"$tmp/k$n.txt"
+	check "GEMM $n: launched in $op, whose Input Dims are $dims" sh -c "
+	    grep -qF 'launched in op $op' '$tmp/k$n.txt' &&
+	    grep -qF \"op's Input Dims  $dims\" '$tmp/k$n.txt'"
+done <"$tmp/gemms"
+check "four GEMMs looked at" test "$n" -eq 4
+
 finish

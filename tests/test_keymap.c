@@ -42,7 +42,7 @@ Test(keymap, spec_keys_run_the_spec_commands)
 
 Test(keymap, unbound_keys_do_nothing)
 {
-	static const int unbound[] = { 0, 'Q', 'u', 'H', 'A', 'Z', ' ', 27, 'Y',
+	static const int unbound[] = { 0, 'Q', 'U', 'H', 'A', 'Z', ' ', 27, 'Y',
 		KEYMAP_CLICK + 1, 0x110000 - 1, -1 };
 
 	for (size_t i = 0; i < sizeof unbound / sizeof unbound[0]; i++)
@@ -66,6 +66,7 @@ Test(keymap, critical_path_keys)
 {
 	cr_expect_eq(keymap_lookup('P'), (int)CMD_CRITICAL_PATH);
 	cr_expect_eq(keymap_lookup('i'), (int)CMD_NEXT_WHATIF);
+	cr_expect_eq(keymap_lookup('u'), (int)CMD_LAUNCH_OP);
 }
 
 /* One binding per command, in VIEW_COMMANDS order: the help's order. */

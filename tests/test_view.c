@@ -1491,3 +1491,43 @@ Test(whatif, findings_build_the_graph_on_small_traces)
 	    "%s", line);
 	fix_free(&f);
 }
+
+/* ---- u: the op that launched a kernel, then the events around it ---- */
+
+Test(select, u_goes_to_the_launching_op_then_outwards)
+{
+	struct fix f;
+	const struct trace *t;
+
+	j_begin();
+	step(1, 0, 1000);
+	cpu("cpu_op", "aten::linear", 1, 5, 95);
+	cpu("cpu_op", "aten::mm", 1, 10, 20);
+	kernel(1, 12, "gemm_a", 200, 300);
+	cpu("cpu_op", "aten::mm", 1, 40, 20);
+	kernel(1, 45, "gemm_b", 300, 400);
+	j_load(&f.t[0]);
+	fix_view(&f, 1, 200);
+	t = &f.t[0];
+	view_search(&f.v, "^gemm_b$");
+	cr_assert_eq(f.v.sel, SEL_EVENT);
+	cr_assert_str_eq(trace_str(t, t->events[f.v.sel_index].name), "gemm_b");
+	/* the second aten::mm, whose launch it was, not the first of the column */
+	view_do(&f.v, CMD_LAUNCH_OP);
+	cr_assert_eq(f.v.sel, SEL_EVENT);
+	cr_assert_str_eq(trace_str(t, t->events[f.v.sel_index].name), "aten::mm");
+	cr_assert_eq(t->events[f.v.sel_index].ts_ns, 40 * US);
+	cr_assert_eq(view_cpu_shown(&f.v), 1, "its lane is shown");
+	view_do(&f.v, CMD_LAUNCH_OP);
+	cr_assert_str_eq(trace_str(t, t->events[f.v.sel_index].name), "aten::linear");
+	view_do(&f.v, CMD_LAUNCH_OP);
+	cr_assert_str_eq(trace_str(t, t->events[f.v.sel_index].name), "ProfilerStep#1");
+	view_do(&f.v, CMD_LAUNCH_OP);
+	cr_assert_str_eq(trace_str(t, t->events[f.v.sel_index].name), "ProfilerStep#1");
+	cr_assert_str_eq(f.v.message, "nothing around this event on its thread");
+	/* from gemm_a: the first aten::mm */
+	view_search(&f.v, "^gemm_a$");
+	view_do(&f.v, CMD_LAUNCH_OP);
+	cr_assert_eq(t->events[f.v.sel_index].ts_ns, 10 * US);
+	fix_free(&f);
+}

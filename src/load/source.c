@@ -97,32 +97,47 @@ element_is(const struct trace *t, const struct event *e, const char *obj,
 	return ok;
 }
 
-int
-source_read_args(const struct trace *t, uint32_t ev, struct source_args *out)
+/* How many of out[0..n) are not found yet. */
+static size_t
+left(const struct source_args *out, size_t n)
 {
-	const struct event *e = &t->events[ev];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += !out[i].found;
+	return k;
+}
+
+size_t
+source_read_args_n(const struct trace *t, const uint32_t *ev, size_t n,
+    struct source_args *out)
+{
 	gzFile f;
-	char *buf = xmalloc(1u << 16), *obj = NULL;
-	size_t olen = 0, ocap = 0;
+	char *buf, *obj = NULL;
+	size_t olen = 0, ocap = 0, found = 0;
 	int depth = 0, in_str = 0, esc = 0, keep = 0, got;
 	/* the containers open: '{' or '[', the first 3 levels */
 	char stack[3] = { 0, 0, 0 };
 
-	memset(out, 0, sizeof *out);
+	memset(out, 0, n * sizeof *out);
+	if (n == 0)
+		return 0;
 	if (strcmp(t->path, "-") == 0) {
-		snprintf(out->msg, sizeof out->msg,
-		    "read from standard input: its args cannot be read again");
-		free(buf);
+		for (size_t k = 0; k < n; k++)
+			snprintf(out[k].msg, sizeof out[k].msg,
+			    "read from standard input: its args cannot be read again");
 		return 0;
 	}
 	if ((f = gzopen(t->path, "rb")) == NULL) {
-		snprintf(out->msg, sizeof out->msg, "cannot open %s again", t->path);
-		free(buf);
+		for (size_t k = 0; k < n; k++)
+			snprintf(out[k].msg, sizeof out[k].msg, "cannot open %s again",
+			    t->path);
 		return 0;
 	}
+	buf = xmalloc(1u << 16);
 	gzbuffer(f, 1u << 17);
-	while (!out->found && (got = gzread(f, buf, 1u << 16)) > 0) {
-		for (int i = 0; i < got && !out->found; i++) {
+	while (found < n && (got = gzread(f, buf, 1u << 16)) > 0) {
+		for (int i = 0; i < got && found < n; i++) {
 			char ch = buf[i];
 
 			if (keep) {
@@ -161,7 +176,15 @@ source_read_args(const struct trace *t, uint32_t ev, struct source_args *out)
 				if (ch == '}' && keep && (depth == 1 || depth == 2) &&
 				    depth <= 2 && stack[depth - 1] == '[') {
 					keep = 0;
-					out->found = element_is(t, e, obj, olen, out);
+					/* the first not found yet that it is */
+					for (size_t k = 0; k < n; k++)
+						if (!out[k].found &&
+						    element_is(t, &t->events[ev[k]], obj, olen,
+						    &out[k])) {
+							out[k].found = 1;
+							found++;
+							break;
+						}
 				}
 			}
 		}
@@ -169,8 +192,15 @@ source_read_args(const struct trace *t, uint32_t ev, struct source_args *out)
 	gzclose(f);
 	free(buf);
 	free(obj);
-	if (!out->found)
-		snprintf(out->msg, sizeof out->msg,
-		    "not found in %s (changed since it was loaded?)", t->path);
-	return out->found;
+	for (size_t k = 0; k < n; k++)
+		if (!out[k].found)
+			snprintf(out[k].msg, sizeof out[k].msg,
+			    "not found in %s (changed since it was loaded?)", t->path);
+	return n - left(out, n);
+}
+
+int
+source_read_args(const struct trace *t, uint32_t ev, struct source_args *out)
+{
+	return source_read_args_n(t, &ev, 1, out) == 1;
 }

@@ -39,6 +39,13 @@ struct source_args {
  * such element).  Never fails otherwise; free with source_args_free().
  */
 int source_read_args(const struct trace *t, uint32_t ev, struct source_args *out);
+/*
+ * The same for the events ev[0..n) of t in one pass over the file (the
+ * viewer reads a kernel's and its launching op's together): out[k] for
+ * ev[k].  Returns how many were found.
+ */
+size_t source_read_args_n(const struct trace *t, const uint32_t *ev, size_t n,
+    struct source_args *out);
 void source_args_free(struct source_args *a);
 
 #endif

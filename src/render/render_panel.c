@@ -948,8 +948,26 @@ event_context_rows(struct rctx *c, struct pen *p, int y, int *r, int rows)
 				render_pen_put(p, ROLE_PANEL, " (step %lld)", (long long)l->step);
 		}
 	}
-	if (event_is_activity(e))
+	if (event_is_activity(e)) {
+		const struct source_args *oa;
+		uint32_t op = view_launch_op_args(v, &oa);
+
+		/* the launching op's shapes: which aten::mm of many this was */
+		if (op == EV_NONE || oa == NULL || !oa->found)
+			return;
+		for (size_t i = 0; i < oa->n; i++) {
+			if (strcmp(oa->v[i].key, "Input Dims") != 0 &&
+			    strcmp(oa->v[i].key, "Input type") != 0)
+				continue;
+			if (p->x = 1, p->y = y + *r, p->x1 = w, (*r)++ >= rows)
+				return;
+			render_pen_put(p, ROLE_PANEL, "op's %s  ", oa->v[i].key);
+			render_pen_put(p, ROLE_VALUE, "%s", oa->v[i].value);
+		}
+		if (p->x = 1, p->y = y + *r, p->x1 = w, (*r)++ < rows)
+			render_pen_put(p, ROLE_PANEL, "(u: the op)");
 		return;
+	}
 	launch_kernels(t, ev, &lk);
 	if (lk.kernels > 0 && (p->x = 1, p->y = y + *r, p->x1 = w, (*r)++ < rows)) {
 		render_pen_put(p, ROLE_PANEL, "launched %llu kernel%s%s, GPU time ",

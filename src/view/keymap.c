@@ -22,6 +22,7 @@ const struct binding keymap[] = {
 	{ { '.' },                              ".",              CMD_NEXT_EVENT },
 	{ { ',' },                              ",",              CMD_PREV_EVENT },
 	{ { 'J' },                              "J",              CMD_FOLLOW_LINK },
+	{ { 'u' },                              "u",              CMD_LAUNCH_OP },
 	{ { KEYMAP_CLICK },                     "click",          CMD_CLICK },
 	{ { KEYMAP_PGUP },                      "PgUp",           CMD_PAGE_UP },
 	{ { KEYMAP_PGDN },                      "PgDn",           CMD_PAGE_DOWN },
@@ -67,7 +68,7 @@ const struct binding keymap[] = {
 
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
-/* Linear: 47 bindings, one lookup per key press. */
+/* Linear: 48 bindings, one lookup per key press. */
 int
 keymap_lookup(int key)
 {

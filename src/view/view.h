@@ -58,6 +58,7 @@
 	X(NEXT_EVENT, "select the event under the cursor in the focused lane, then the next") \
 	X(PREV_EVENT, "select the event under the cursor in the focused lane, then the previous") \
 	X(FOLLOW_LINK, "jump between a kernel and its launch call (an op: its first kernel)") \
+	X(LAUNCH_OP, "the op that launched the selected kernel (a CPU event: the one around it)") \
 	X(CLICK, "select the event under the pointer; the cursor goes there") \
 	X(PAGE_UP, "scroll a page up (lanes, matrix, diff table)") \
 	X(PAGE_DOWN, "scroll a page down") \
@@ -246,6 +247,10 @@ struct view {
 	                                   its file (view_select.h), or NULL */
 	const struct trace *args_t;
 	long args_ev;
+	struct source_args *op_args;    /* owned: the args of op_ev, the
+	                                   launching op of a selected kernel,
+	                                   read with args (or NULL) */
+	uint32_t op_ev;
 	struct view_whatif *wi;         /* owned, NULL until first used */
 };
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "analysis/analysis.h"
+#include "analysis/launch.h"
 #include "base/units.h"
 #include "base/xalloc.h"
 #include "load/source.h"
@@ -298,6 +299,65 @@ follow_link(struct view *v)
 	return view_select_goto(v, v->rank, to);
 }
 
+/*
+ * The event one lane up that holds CPU event ev of t (its parent as the
+ * lanes draw it: Python frames folded away are passed over), or EV_NONE.
+ * The events of a track are consecutive and in start order, so it is the
+ * nearest before ev with a smaller lane depth.
+ */
+static uint32_t
+parent_of(const struct view *v, const struct trace *t, uint32_t ev)
+{
+	const struct event *e = &t->events[ev];
+	int d = view_cpu_depth(v, t, ev);
+
+	for (uint32_t k = ev; k-- > 0 && t->events[k].track == e->track; ) {
+		const struct event *p = &t->events[k];
+		int pd;
+
+		if (p->depth >= e->depth || (pd = view_cpu_depth(v, t, k)) < 0 ||
+		    (d >= 0 && pd >= d))
+			continue;
+		if (event_end(p) >= event_end(e))
+			return k;
+	}
+	return EV_NONE;
+}
+
+/* u: a kernel's launching op; a CPU event's parent. */
+static int
+launch_op(struct view *v)
+{
+	const struct analysis *an;
+	const struct trace *t;
+	struct launch_context lc;
+	uint32_t ev, to;
+
+	if (v->nan == 0 || v->sel != SEL_EVENT) {
+		snprintf(v->message, sizeof v->message, "select an event first (. or a click)");
+		return VIEW_REPAINT;
+	}
+	an = view_current(v);
+	t = an->t;
+	if (v->sel_index < 0 || (size_t)v->sel_index >= t->nevents)
+		return VIEW_NONE;
+	ev = (uint32_t)v->sel_index;
+	if (event_is_activity(&t->events[ev])) {
+		launch_context(t, an->layers, an->nlayers, ev, &lc);
+		to = lc.op != EV_NONE ? lc.op : lc.launch;
+	} else {
+		to = parent_of(v, t, ev);
+	}
+	if (to == EV_NONE || to >= t->nevents) {
+		snprintf(v->message, sizeof v->message, "%s",
+		    event_is_activity(&t->events[ev]) ?
+		    "no op or launch call is linked to this kernel" :
+		    "nothing around this event on its thread");
+		return VIEW_REPAINT;
+	}
+	return view_select_goto(v, v->rank, to);
+}
+
 static int
 set_mark(struct view *v, int k)
 {
@@ -336,6 +396,8 @@ view_select_do(struct view *v, enum view_cmd cmd)
 		return select_step(v, -1);
 	case CMD_FOLLOW_LINK:
 		return follow_link(v);
+	case CMD_LAUNCH_OP:
+		return launch_op(v);
 	case CMD_MARK_A:
 		return set_mark(v, 0);
 	case CMD_MARK_B:
@@ -377,17 +439,45 @@ view_select_refresh(struct view *v)
 {
 	const struct trace *t;
 
+	const struct analysis *an;
+	struct launch_context lc;
+	struct source_args got[2];
+	uint32_t ev[2];
+
 	if (v->nan == 0 || v->sel != SEL_EVENT || v->panel != PANEL_SELECTION)
 		return;
-	t = view_current(v)->t;
+	an = view_current(v);
+	t = an->t;
 	if (v->sel_index < 0 || (size_t)v->sel_index >= t->nevents ||
 	    (v->args != NULL && v->args_t == t && v->args_ev == v->sel_index))
 		return;
 	view_select_free(v);
-	v->args = xcalloc(1, sizeof *v->args);
-	source_read_args(t, (uint32_t)v->sel_index, v->args);
+	ev[0] = (uint32_t)v->sel_index;
+	ev[1] = EV_NONE;
+	if (event_is_activity(&t->events[ev[0]])) {
+		launch_context(t, an->layers, an->nlayers, ev[0], &lc);
+		ev[1] = lc.op;
+	}
+	source_read_args_n(t, ev, ev[1] != EV_NONE ? 2 : 1, got);
+	v->args = xmalloc(sizeof *v->args);
+	*v->args = got[0];
+	if (ev[1] != EV_NONE) {
+		v->op_args = xmalloc(sizeof *v->op_args);
+		*v->op_args = got[1];
+		v->op_ev = ev[1];
+	}
 	v->args_t = t;
 	v->args_ev = v->sel_index;
+}
+
+uint32_t
+view_launch_op_args(const struct view *v, const struct source_args **args)
+{
+	*args = NULL;
+	if (view_event_args(v) == NULL || v->op_args == NULL)
+		return EV_NONE;
+	*args = v->op_args;
+	return v->op_ev;
 }
 
 const struct source_args *
@@ -407,6 +497,12 @@ view_select_free(struct view *v)
 		free(v->args);
 		v->args = NULL;
 	}
+	if (v->op_args != NULL) {
+		source_args_free(v->op_args);
+		free(v->op_args);
+		v->op_args = NULL;
+	}
+	v->op_ev = EV_NONE;
 	v->args_t = NULL;
 	v->args_ev = -1;
 }

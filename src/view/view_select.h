@@ -2,7 +2,9 @@
  * view_select — the keyboard's selection: a focus that moves between lanes
  * (Up / Down, the lanes scrolling to keep it in view), from event to event
  * within the focused lane (. and ,), the jump between a kernel and its
- * launch call (J), the two marks that measure a range (< and >, Esc clears
+ * launch call (J), the op around (u: a kernel's launching op, the innermost
+ * cpu_op that holds its launch call; a CPU event's parent, the event one
+ * lane up that holds it), the two marks that measure a range (< and >, Esc clears
  * them), and the toggles of the lanes that only this selection needs
  * (Python frames p, counters C).
  *
@@ -34,13 +36,19 @@ int view_select_do(struct view *v, enum view_cmd cmd);
 int view_select_goto(struct view *v, size_t a, uint32_t ev);
 /*
  * With an event selected and the selection panel shown, reads its args
- * back from its file (load/source.h) unless they are read already: the
- * commands call it, so that drawing never reads a file.  O(file) once per
- * event shown.
+ * back from its file (load/source.h) unless they are read already, and a
+ * GPU activity's launching op's with them (one pass): the commands call
+ * it, so that drawing never reads a file.  O(file) once per event shown.
  */
 void view_select_refresh(struct view *v);
 /* The selected event's args as last read (NULL: not read, or another event). */
 const struct source_args *view_event_args(const struct view *v);
+/*
+ * The selected GPU activity's launching op (launch.h) and its args as read
+ * with the event's: returns the op's event index and sets *args (NULL when
+ * not read), or EV_NONE when the selection is no activity or has no op.
+ */
+uint32_t view_launch_op_args(const struct view *v, const struct source_args **args);
 /* Frees what view_select_refresh() read (view_free() calls it). */
 void view_select_free(struct view *v);
 
