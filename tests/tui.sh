@@ -36,8 +36,8 @@ the median step 16, mostly compute" grep -qE 'vs median step 16: \+38\.6[0-9]? m
 send main '}'
 wait_for main "selected layer" "} selects a layer"
 
-# the help of every binding on one column needs 50 rows
-T resize-window -t main -x 160 -y 50
+# the help of every binding on one column needs 53 rows
+T resize-window -t main -x 160 -y 56
 send main '?'
 wait_for main "? closes this help" "? shows the help"
 "$GANTTY" --keys >"$tmp/keys"
@@ -407,6 +407,29 @@ wait_for nav "/Gather.*RING" "/ brings the last query back"
 send nav Escape
 send nav q
 wait_for nav "status=0" "navigation: q quits"
+# --- J and u leave their target on screen (issue 33) ---
+start jump LC_ALL=C.UTF-8 --
+send jump ']'
+wait_for jump "selected step 14:" "jump: ] step 14"
+send jump /
+T send-keys -t jump -l 'gemm'
+send jump Enter
+wait_for jump "selected sm90_xmma_gemm" "jump: /gemm selects a GEMM"
+send jump J
+wait_for jump "selected cudaLaunchKernel" "J: its launch call"
+check "... whose thread's lanes are on screen, the focus on its lane" \
+    grep -qE '^▸' "$tmp/screen"
+check "... the launching thread labelled" grep -qF ' pt_a' "$tmp/screen"
+send jump J
+wait_for jump "selected sm90_xmma_gemm" "J again: the GEMM"
+send jump u
+wait_for jump "selected aten::mm" "u: the op that launched it"
+check "... its lane is on screen, focused" grep -qE '^▸' "$tmp/screen"
+send jump u
+if poll sh -c "! tmux -S '$sock' capture-pane -p -t jump | grep -qF 'selected aten::mm'"
+then pass "u again: the event around the op"; else fail "u again: the event around the op"; fi
+send jump q
+wait_for jump "status=0" "jump: q quits"
 # --- a file cut short: the viewer says so ---
 "$PYTHON3" -c '
 import gzip, sys

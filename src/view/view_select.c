@@ -200,8 +200,12 @@ view_select_goto(struct view *v, size_t a, uint32_t ev)
 		ch = VIEW_RECALC;
 	}
 	view_select_event(v, ev);
-	if (t->tracks[e->track].kind == TRACK_CPU && !view_cpu_shown(v)) {
-		/* a launch call or an op: its lane is shown */
+	if (t->tracks[e->track].kind == TRACK_CPU && !v->show_cpu) {
+		/*
+		 * a launch call or an op: its lane is shown, for good (the
+		 * CPU lanes shown by themselves may not stay: they go when
+		 * they stop fitting, and the target with them)
+		 */
 		v->show_cpu = 1;
 		view_lanes_prepare(v);
 	}
