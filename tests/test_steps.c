@@ -550,3 +550,65 @@ Test(steps, median_step_is_the_upper_middle)
 		cr_assert_eq(k, want, "round %d", round);
 	}
 }
+
+/*
+ * Steps whose GPU work overlaps (the hta negative-queue trace's shape): step
+ * 1's kernels on stream 7 run [20, 300) and, queued, [700, 900), while step
+ * 2's first kernel runs on stream 9 at [400, 500).  Step 1's extent ends at
+ * 400, so the extents partition time and the idle [500, 700) is counted
+ * once, in step 2: the steps' idle adds up to at most the window's (before,
+ * step 1's extent ran to 900 and both steps counted it).
+ */
+Test(steps, extents_never_overlap)
+{
+	struct trace t;
+	struct step *s;
+	struct metrics d;
+	size_t n;
+	int64_t idle = 0;
+
+	j_begin();
+	step(1, 0, 300);
+	launch(1, 10, 1);
+	dev_kernel("gemm_a", 0, 7, 20, 280, 1);
+	launch(1, 15, 5);
+	dev_kernel("gemm_late", 0, 7, 700, 200, 5);
+	step(2, 300, 600);
+	launch(1, 310, 2);
+	dev_kernel("gemm_b", 0, 9, 400, 100, 2);
+	launch(1, 320, 3);
+	dev_kernel("gemm_c", 0, 7, 900, 100, 3);
+	step(3, 600, 900);
+	launch(1, 610, 4);
+	dev_kernel("gemm_d", 0, 9, 1100, 50, 4);
+	j_load(&t);
+	n = find_steps(&t, 0, &s);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(s[0].gpu_start_ns, 20 * US);
+	cr_assert_eq(s[0].gpu_end_ns, 400 * US, "step 1 ends where step 2 starts");
+	cr_assert_eq(s[1].gpu_start_ns, 400 * US);
+	cr_assert_eq(s[1].gpu_end_ns, 1000 * US);
+	cr_assert_eq(s[2].gpu_start_ns, 1100 * US);
+	cr_assert_eq(s[2].gpu_end_ns, 1150 * US);
+	metrics_build(&d, &t, 0, METRICS_DEFAULT_MIN_GAP_NS);
+	for (size_t i = 0; i < n; i++) {
+		struct window_metrics m;
+
+		if (i > 0)
+			cr_assert_geq(s[i].gpu_start_ns, s[i - 1].gpu_end_ns);
+		metrics_window(&d, s[i].gpu_start_ns, s[i].gpu_end_ns, &m);
+		idle += m.idle_ns;
+	}
+	{
+		struct window_metrics w;
+
+		metrics_window(&d, 20 * US, 1150 * US, &w);
+		cr_assert_leq(idle, w.idle_ns);
+		/* [300, 400) in step 1, [500, 700) in step 2; [1000, 1100) in none */
+		cr_assert_eq(idle, 300 * US);
+		cr_assert_eq(w.idle_ns, 400 * US);
+	}
+	metrics_free(&d);
+	free(s);
+	trace_free(&t);
+}

@@ -162,6 +162,34 @@ steps_numbers(const struct trace *t, int64_t **out)
 	return k;
 }
 
+/*
+ * Ends each step's GPU extent (s[0..n) in start order) where the next step
+ * with GPU activity starts, when its own work runs on past that (another
+ * stream of the next step began while this one's queue drained): the
+ * extents partition time, so per-step sums never exceed the window's.
+ */
+static void
+no_overlap(struct step *s, size_t n)
+{
+	int64_t prev_end = INT64_MIN;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i + 1;
+
+		if (!s[i].has_gpu)
+			continue;
+		if (s[i].gpu_start_ns < prev_end)
+			s[i].gpu_start_ns = prev_end;
+		while (k < n && !s[k].has_gpu)
+			k++;
+		if (k < n && s[k].gpu_start_ns < s[i].gpu_end_ns)
+			s[i].gpu_end_ns = s[k].gpu_start_ns;
+		if (s[i].gpu_end_ns < s[i].gpu_start_ns)
+			s[i].gpu_end_ns = s[i].gpu_start_ns;
+		prev_end = s[i].gpu_end_ns;
+	}
+}
+
 size_t
 steps_find(const struct metrics *d, struct step **out)
 {
@@ -195,6 +223,7 @@ steps_find(const struct metrics *d, struct step **out)
 		if (k >= 0)
 			extend(&s[k], act);
 	}
+	no_overlap(s, n);
 	if (n > 0 && trace_events_lost(t)) {
 		s[n - 1].incomplete = 1;
 		steps_outliers(s, n - 1);

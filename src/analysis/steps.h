@@ -34,7 +34,9 @@ struct step {
 	uint32_t event;         /* the ProfilerStep#N annotation */
 	int64_t number;         /* N */
 	int64_t start_ns, end_ns;       /* CPU span */
-	int64_t gpu_start_ns, gpu_end_ns; /* GPU extent; both 0 and has_gpu = 0 if none */
+	int64_t gpu_start_ns, gpu_end_ns; /* GPU extent; both 0 and has_gpu = 0 if
+	                                   none; cut at the next step's start:
+	                                   steps' extents never overlap */
 	int has_gpu;
 	double z;               /* robust z-score of the CPU duration (0 if < 5 steps) */
 	int outlier;
