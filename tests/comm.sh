@@ -3,7 +3,8 @@
 # than NCCL count as communication (a DeepEP-like fixture, the B200 corpus
 # trace's symmetric-memory all-reduce), --comm-pattern adds names, compute
 # kernels with "reduce" in their names stay compute; the DDP ResNet corpus
-# trace (no FSDP) gets backward layers that own its exposed all-reduce; and
+# trace (no FSDP) gets backward layers that own its exposed all-reduce, each
+# all-reduce once, and its rankings name no model-wide layer; and
 # on generated jobs
 # with known message sizes and durations (tests/commjob.py) every
 # collective's bytes, algbw and busbw, the window's time-weighted busbw and
@@ -81,20 +82,36 @@ resnet=$corpus/tracelens/tests/traces/mi300/resnet_act_checkpoint.json.gz
 if [ -f "$resnet" ]; then
 	"$GANTTY" --report --format=json -q "$resnet" >"$tmp/resnet.out" 2>&1
 	check "the DDP ResNet trace (no FSDP) has backward layers, and its exposed
-all-reduce is their own exposed comm: the outermost module's per step add up
-to the all-reduce's exposed time, and the worst layer is a backward one" \
+all-reduce is their own exposed comm: each all-reduce owned once, by the
+innermost layer around its launch, so the backward layers' own exposed adds
+up to the all-reduce's exposed time; the worst is a Conv2d backward (the DDP
+bucket's real owner), not DistributedDataParallel_0 or ResNet_0" \
 	    "$PYTHON3" -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["ranks"][0]
 bwd = [l for l in r["layers"] if l["phase"] == "backward"]
 top = [l for l in bwd if l["name"] == "DistributedDataParallel_0"]
 ar = [f for f in r["findings"] if f["kind"] == "exposed_comm"][0]["evidence"]["all_reduce_exposed_ns"]
-own = sum(l["own_exposed_comm_ns"] for l in top)
+own = sum(l["own_exposed_comm_ns"] for l in bwd)
 worst = max(r["layers"], key=lambda l: l["own_exposed_comm_ns"])
 print(len(bwd), len(top), own, ar, worst["name"], worst["phase"], file=sys.stderr)
 sys.exit(0 if len(bwd) > 50 and len(top) == 3 and abs(own - ar) <= 0.01 * ar
-         and worst["phase"] == "backward" else 1)
+         and worst["phase"] == "backward" and worst["name"].startswith("Conv2d_") else 1)
 ' "$tmp/resnet.out"
+	"$GANTTY" --report -q "$resnet" >"$tmp/resnet.txt" 2>&1
+	check "... the rankings (the finding's worst layers and ranges, the text
+report's table) name no model-wide layer and no range twice" \
+	    "$PYTHON3" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["ranks"][0]
+f = [f for f in r["findings"] if f["kind"] == "exposed_comm"][0]
+rs = [(x["start_ns"], x["end_ns"]) for x in f["ranges"]]
+text = open(sys.argv[2]).read()
+table = text.split("worst own exposed comm:")[1].split("top kernels:")[0]
+bad = [w for w in ("DistributedDataParallel_0", "ResNet_0") if w in f["summary"] or w in table]
+print(rs, bad, file=sys.stderr)
+sys.exit(0 if len(rs) == len(set(rs)) and len(rs) > 0 and not bad else 1)
+' "$tmp/resnet.out" "$tmp/resnet.txt"
 else
 	skip "the DDP ResNet trace has backward layers" "no corpus at $corpus"
 fi

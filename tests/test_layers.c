@@ -234,16 +234,17 @@ Test(layers, fsdp1)
 {
 	/*
 	 * Backward root [300,430): launches 355, 372 -> GPU [380,420);
-	 * compute [400,410) = 10; comm 40; exposed 30; estimate 30; own RS
-	 * (launched in its span) 40, exposed 30.  The same for unit 2's
-	 * backward [310,360).  Unit 1's backward [370,410): GPU [400,410),
+	 * compute [400,410) = 10; comm 40; exposed 30; estimate 30; nothing
+	 * of its own: the RS launched at 355 is unit 2's, the innermost
+	 * layer around its launch.  Unit 2's backward [310,360): the same
+	 * extent and sums, and the RS its own, 40, exposed 30.  Unit 1's backward [370,410): GPU [400,410),
 	 * compute 10, comm 10 (RS's middle), exposed 0, nothing of its own.
 	 */
 	static const struct want w[] = {
 		{ "FSDP unit 0", LAYER_FORWARD, 1, 10, 200, 40, 70, 30, 0, 0, 0, 0, 0 },
 		{ "FSDP unit 1", LAYER_FORWARD, 1, 20, 80, 40, 70, 30, 0, 0, 0, 0, 0 },
 		{ "FSDP unit 2", LAYER_FORWARD, 1, 90, 150, -1, -1, 0, 0, 0, 0, 0, 0 },
-		{ "FSDP unit 0", LAYER_BACKWARD, 1, 300, 430, 380, 420, 10, 40, 30, 40, 30, 30 },
+		{ "FSDP unit 0", LAYER_BACKWARD, 1, 300, 430, 380, 420, 10, 40, 30, 0, 0, 30 },
 		{ "FSDP unit 2", LAYER_BACKWARD, 1, 310, 360, 380, 420, 10, 40, 30, 40, 30, 30 },
 		{ "FSDP unit 1", LAYER_BACKWARD, 1, 370, 410, 400, 410, 10, 10, 0, 0, 0, 0 },
 		{ "FSDP unit 0", LAYER_FORWARD, 2, 1010, 1050, -1, -1, 0, 0, 0, 0, 0, 0 },
@@ -287,12 +288,13 @@ Test(layers, modules)
 {
 	/*
 	 * Transformer_0: GPU [30,100); compute [30,40) + [80,100) = 30; comm
-	 * 20; exposed [70,80) = 10; estimate max(0, 20 - 30) = 0; own AR 20,
-	 * exposed 10.  Linear_0: GPU [30,40), compute 10.  Linear_1: GPU
+	 * 20; exposed [70,80) = 10; estimate max(0, 20 - 30) = 0; nothing of
+	 * its own: the AR is Linear_1's, the innermost layer around its
+	 * launch.  Linear_0: GPU [30,40), compute 10.  Linear_1: GPU
 	 * [70,100), compute 20, comm 20, exposed 10, own 20 / 10.
 	 */
 	static const struct want w[] = {
-		{ "Transformer_0", LAYER_FORWARD, -1, 10, 200, 30, 100, 30, 20, 10, 20, 10, 0 },
+		{ "Transformer_0", LAYER_FORWARD, -1, 10, 200, 30, 100, 30, 20, 10, 0, 0, 0 },
 		{ "Linear_0", LAYER_FORWARD, -1, 20, 50, 30, 40, 10, 0, 0, 0, 0, 0 },
 		{ "Linear_1", LAYER_FORWARD, -1, 60, 90, 70, 100, 20, 20, 10, 20, 10, 0 },
 	};
@@ -343,8 +345,10 @@ autograd_op(const char *name, int tid, long long ts, long long dur, int seq,
  *     comm 50, all exposed, own 50 / 50, estimate 30.
  *   Linear_0 bwd [360, 410): gemm [470,480) + AR [480,530): compute 10,
  *     comm 50, own 50 / 50, estimate 40.
- *   Net_0 bwd [300, 410): GPU [400,530), compute 30, comm 100, own
- *     100 / 100, estimate 70.
+ *   Net_0 bwd [300, 410): GPU [400,530), compute 30, comm 100, estimate
+ *     70, nothing of its own: each all-reduce is owned by the innermost
+ *     layer around its launch, the Linear's (own exposed partitions the
+ *     exposed time).
  */
 Test(layers, modules_backward)
 {
@@ -352,7 +356,7 @@ Test(layers, modules_backward)
 		{ "Net_0", LAYER_FORWARD, 1, 10, 200, 100, 130, 30, 0, 0, 0, 0, 0 },
 		{ "Linear_0", LAYER_FORWARD, 1, 20, 60, 100, 110, 10, 0, 0, 0, 0, 0 },
 		{ "Linear_1", LAYER_FORWARD, 1, 70, 120, 110, 130, 20, 0, 0, 0, 0, 0 },
-		{ "Net_0", LAYER_BACKWARD, 1, 300, 410, 400, 530, 30, 100, 100, 100, 100, 70 },
+		{ "Net_0", LAYER_BACKWARD, 1, 300, 410, 400, 530, 30, 100, 100, 0, 0, 70 },
 		{ "Linear_1", LAYER_BACKWARD, 1, 300, 360, 400, 470, 20, 50, 50, 50, 50, 30 },
 		{ "Linear_0", LAYER_BACKWARD, 1, 360, 410, 470, 530, 10, 50, 50, 50, 50, 40 },
 	};

@@ -545,17 +545,24 @@ rule_exposed(struct list *l, const struct ctx *c)
 			worst[nworst++] = ly;
 	}
 	qsort(worst, nworst, sizeof *worst, layers_qsort_worst);
-	/* at most EXPOSED_PER_LAYER occurrences of one (name, phase) */
+	/*
+	 * at most EXPOSED_PER_LAYER occurrences of one (name, phase), no
+	 * model-wide layer (its step's whole extent), no range twice
+	 */
 	{
 		size_t kept = 0;
 
 		for (size_t i = 0; i < nworst && kept < FINDINGS_MAX_RANGES; i++) {
-			int same = 0;
+			int same = 0, listed = 0;
 
-			for (size_t j = 0; j < kept; j++)
+			if (layers_whole_step(worst[i], a->steps, a->nsteps))
+				continue;
+			for (size_t j = 0; j < kept; j++) {
 				same += worst[j]->name == worst[i]->name &&
 				    worst[j]->phase == worst[i]->phase;
-			if (same < FINDINGS_EXPOSED_PER_LAYER)
+				listed |= layers_same_range(worst[j], worst[i]);
+			}
+			if (same < FINDINGS_EXPOSED_PER_LAYER && !listed)
 				worst[kept++] = worst[i];
 		}
 		nworst = kept;

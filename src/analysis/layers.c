@@ -12,6 +12,7 @@
 #include "base/ivset.h"
 #include "base/job.h"
 #include "base/pattern.h"
+#include "analysis/fsdp_hook.h"
 #include "analysis/metrics.h"
 #include "base/runsort.h"
 #include "analysis/steps.h"
@@ -411,111 +412,57 @@ own_totals(struct ctx *c, struct own *o, size_t n)
 	}
 }
 
-/* Own collectives: those launched inside the layer's CPU span. */
+/*
+ * Own collectives: each is the innermost layer's (the shortest CPU span,
+ * the later start on a tie) of those whose CPU span holds its launch, so
+ * that own exposed time partitions the exposed time and a model-wide
+ * layer (DistributedDataParallel, the root module) owns only what no layer
+ * inside it launched.
+ */
 static void
 own_by_span(struct ctx *c)
 {
 	struct launch_index x;
-	struct own *o = NULL;
-	size_t n = 0, cap = 0;
+	struct own *o;
+	uint32_t *best;
+	size_t n = 0;
 
 	launch_index_build(&x, c, 1, 0);
+	best = xreallocarray(NULL, x.n > 0 ? x.n : 1, sizeof *best);
+	for (size_t j = 0; j < x.n; j++)
+		best[j] = UINT32_MAX;
 	for (size_t i = 0, from = 0; i < c->n && x.n > 0; i++) {
 		const struct layer *l = &c->l[i];
 		size_t a = from = launch_lower_bound(&x, l->cpu_start_ns, from);
 		size_t b = launch_lower_bound(&x, l->cpu_end_ns, a);
+		int64_t len = l->cpu_end_ns - l->cpu_start_ns;
 
 		for (size_t j = a; j < b; j++) {
-			xgrow(&o, &cap, n + 1, sizeof *o);
-			o[n].layer = (uint32_t)i;
+			const struct layer *q = best[j] == UINT32_MAX ? NULL :
+			    &c->l[best[j]];
+
+			if (q == NULL || len < q->cpu_end_ns - q->cpu_start_ns ||
+			    (len == q->cpu_end_ns - q->cpu_start_ns &&
+			    l->cpu_start_ns > q->cpu_start_ns))
+				best[j] = (uint32_t)i;
+		}
+	}
+	o = xreallocarray(NULL, x.n > 0 ? x.n : 1, sizeof *o);
+	for (size_t j = 0; j < x.n; j++)
+		if (best[j] != UINT32_MAX) {
+			o[n].layer = best[j];
 			o[n].start_ns = key_event(&x, j)->ts_ns;
 			o[n].end_ns = event_end(key_event(&x, j));
 			n++;
 		}
-	}
 	own_totals(c, o, n);
 	free(o);
+	free(best);
 	launch_index_free(&x);
 }
 
 /* ------------------------------------------------------------------ */
-/* FSDP2: "FSDP::<hook> (<fqn>)". */
-
-enum hook {
-	H_NONE = 0,
-	H_PRE_FWD,
-	H_POST_FWD,
-	H_PRE_BWD,
-	H_POST_BWD,             /* post_backward_accumulate, _reshard, _reduce */
-	H_OTHER,                /* all_gather, all_gather_copy_out, ... */
-};
-
-/*
- * Parses an FSDP2 hook annotation: returns its hook (H_NONE if name is not
- * one) and its fqn in [*fqn, *fqn + *len).  "FSDP::<hook> (<fqn>)" with
- * hook an identifier and fqn the text in the last parentheses; the root
- * module has an empty fqn, and current PyTorch then writes the bare
- * "FSDP::<hook>", which is recognised for the hooks FSDP2 has.  Names such
- * as "FSDP::root_pre_forward" or "FSDP::backward_prefetch for layers.0" are
- * not hooks of a unit.
- */
-static enum hook
-fsdp2_parse(const char *name, const char **fqn, size_t *len)
-{
-	static const char *const bare[] = {
-		"pre_forward", "post_forward", "pre_backward",
-		"post_backward_accumulate", "post_backward_reshard",
-		"post_backward_reduce", "all_gather", "all_gather_copy_out",
-	};
-	const char *r, *open = NULL, *hook_end;
-	size_t rlen, hlen;
-
-	if (strncmp(name, "FSDP::", 6) != 0)
-		return H_NONE;
-	r = name + 6;
-	rlen = strlen(r);
-	if (rlen > 0 && r[rlen - 1] == ')') {
-		for (const char *p = r; p < r + rlen - 1; p++)
-			if (*p == '(')
-				open = p;
-		if (open == NULL)
-			return H_NONE;
-		for (hook_end = open; hook_end > r && hook_end[-1] == ' '; hook_end--)
-			;
-		hlen = (size_t)(hook_end - r);
-		if (hlen == 0)
-			return H_NONE;
-		for (size_t i = 0; i < hlen; i++) {
-			char ch = r[i];
-
-			if (!(ch == '_' || (ch >= 'a' && ch <= 'z') ||
-			    (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
-				return H_NONE;
-		}
-		*fqn = open + 1;
-		*len = (size_t)(r + rlen - 1 - (open + 1));
-	} else {
-		size_t i;
-
-		for (i = 0; i < sizeof bare / sizeof bare[0]; i++)
-			if (strcmp(r, bare[i]) == 0)
-				break;
-		if (i == sizeof bare / sizeof bare[0])
-			return H_NONE;
-		hlen = rlen;
-		*fqn = r + rlen;
-		*len = 0;
-	}
-	if (hlen == 11 && strncmp(r, "pre_forward", 11) == 0)
-		return H_PRE_FWD;
-	if (hlen == 12 && strncmp(r, "post_forward", 12) == 0)
-		return H_POST_FWD;
-	if (hlen == 12 && strncmp(r, "pre_backward", 12) == 0)
-		return H_PRE_BWD;
-	if (hlen >= 13 && strncmp(r, "post_backward", 13) == 0)
-		return H_POST_BWD;
-	return H_OTHER;
-}
+/* FSDP2: "FSDP::<hook> (<fqn>)" (fsdp_hook.h). */
 
 /* A span hook of one fqn. */
 struct rec {
@@ -544,24 +491,24 @@ struct fsdp2 {
 	uint32_t *hooks;        /* every hook annotation (with fqn), by index */
 	size_t nhooks, hooks_cap;
 	uint32_t *fqn;          /* name id -> layer name id */
-	uint8_t *hook;          /* name id -> enum hook */
+	uint8_t *hook;          /* name id -> enum fsdp_hook */
 };
 
 /* The hook of an event name, and its layer name in *fqn; cached per name. */
-static enum hook
+static enum fsdp_hook
 fsdp2_info(struct ctx *c, struct fsdp2 *f, uint32_t name, uint32_t *fqn)
 {
 	if (f->fqn[name] == NAME_UNKNOWN) {
 		const char *q;
 		size_t len;
-		enum hook h = fsdp2_parse(trace_str(c->t, name), &q, &len);
+		enum fsdp_hook h = fsdp_hook_parse(trace_str(c->t, name), &q, &len);
 
 		f->hook[name] = (uint8_t)h;
-		f->fqn[name] = h == H_NONE ? NAME_NO :
+		f->fqn[name] = h == FSDP_HOOK_NONE ? NAME_NO :
 		    len == 0 ? intern(c, "(root)", 6) : intern(c, q, len);
 	}
 	*fqn = f->fqn[name];
-	return (enum hook)f->hook[name];
+	return (enum fsdp_hook)f->hook[name];
 }
 
 /*
@@ -594,27 +541,27 @@ fsdp2_pair(struct ctx *c, const struct rec *r, size_t n)
 				bwd = NULL;
 			}
 			switch (x->hook) {
-			case H_PRE_FWD:
+			case FSDP_HOOK_PRE_FWD:
 				if (fwd)
 					add_layer(c, fqn, LAYER_FORWARD,
 					    LAYER_FSDP2, fwd->ts_ns, fwd->end_ns);
 				fwd = x;
 				break;
-			case H_POST_FWD:
+			case FSDP_HOOK_POST_FWD:
 				if (fwd)
 					add_layer(c, fqn, LAYER_FORWARD,
 					    LAYER_FSDP2, fwd->ts_ns,
 					    max64(fwd->end_ns, x->end_ns));
 				fwd = NULL;
 				break;
-			case H_PRE_BWD:
+			case FSDP_HOOK_PRE_BWD:
 				if (bwd)
 					add_layer(c, fqn, LAYER_BACKWARD,
 					    LAYER_FSDP2, bwd->ts_ns, bwd_end);
 				bwd = x;
 				bwd_end = x->end_ns;
 				break;
-			case H_POST_BWD:
+			case FSDP_HOOK_POST_BWD:
 				if (bwd)
 					bwd_end = max64(bwd_end, x->end_ns);
 				break;
@@ -644,16 +591,16 @@ fsdp2_collect(struct ctx *c, struct fsdp2 *f)
 	for (size_t j = 0; j < nsel; j++) {
 		uint32_t fqn, i = sel[j];
 		const struct event *e = &t->events[i];
-		enum hook h;
+		enum fsdp_hook h;
 
 		trace_prefetch(t, sel, j, nsel);
 		h = fsdp2_info(c, f, e->name, &fqn);
 
-		if (h == H_NONE)
+		if (h == FSDP_HOOK_NONE)
 			continue;
 		xgrow(&f->hooks, &f->hooks_cap, f->nhooks + 1, sizeof *f->hooks);
 		f->hooks[f->nhooks++] = i;
-		if (h == H_OTHER)
+		if (h == FSDP_HOOK_OTHER)
 			continue;
 		xgrow(&r, &cap, n + 1, sizeof *r);
 		r[n].fqn = fqn;
@@ -1480,6 +1427,18 @@ layers_cmp_worst(const struct layer *a, const struct layer *b)
 	if (layer_start(a) != layer_start(b))
 		return layer_start(a) < layer_start(b) ? -1 : 1;
 	return (a > b) - (a < b);
+}
+
+int
+layers_whole_step(const struct layer *l, const struct step *steps,
+    size_t nsteps)
+{
+	for (size_t i = 0; i < nsteps && l->has_gpu && l->step >= 0; i++)
+		if (steps[i].number == l->step)
+			return steps[i].has_gpu &&
+			    l->gpu_start_ns <= steps[i].gpu_start_ns &&
+			    l->gpu_end_ns >= steps[i].gpu_end_ns;
+	return 0;
 }
 
 int

@@ -111,6 +111,21 @@ size_t layers_find(const struct metrics *d, const struct step *steps,
 int layers_cmp_worst(const struct layer *a, const struct layer *b);
 /* layers_cmp_worst() for qsort() over an array of const struct layer *. */
 int layers_qsort_worst(const void *pa, const void *pb);
+/*
+ * Whether l's GPU extent covers the whole GPU extent of its step (of
+ * steps[0..nsteps)): a model-wide module (DistributedDataParallel, the root
+ * module), which the rankings of the worst layers pass over, as they pass
+ * over a layer whose GPU extent one listed before already has.
+ */
+int layers_whole_step(const struct layer *l, const struct step *steps,
+    size_t nsteps);
+/* Whether a and b have one GPU extent (a ranking lists a range once). */
+static inline int
+layers_same_range(const struct layer *a, const struct layer *b)
+{
+	return a->has_gpu && b->has_gpu && a->gpu_start_ns == b->gpu_start_ns &&
+	    a->gpu_end_ns == b->gpu_end_ns;
+}
 
 static inline const char *
 layers_phase_name(enum layer_phase p)

@@ -234,6 +234,8 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 	size_t n = 0;
 	char b1[32], b2[32], b3[32];
 
+	size_t nin;
+
 	for (size_t i = 0; i < a->nlayers; i++) {
 		const struct layer *l = &a->layers[i];
 
@@ -241,13 +243,28 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 		    l->has_gpu ? l->gpu_end_ns : l->cpu_end_ns))
 			v[n++] = l;
 	}
+	nin = n;
 	if (n > 0) {
+		size_t k = 0;
+
 		qsort(v, n, sizeof *v, layers_qsort_worst);
+		/* the ranking passes over model-wide layers and ranges listed */
+		for (size_t i = 0; i < n; i++) {
+			int listed = layers_whole_step(v[i], a->steps, a->nsteps);
+
+			for (size_t j = 0; j < k && !listed; j++)
+				listed = layers_same_range(v[j], v[i]);
+			if (!listed)
+				v[k++] = v[i];
+		}
+		n = k;
+	}
+	if (nin > 0) {
 		/* the worst first: a table only if one has exposed comm of its own */
-		if (v[0]->own_exposed_comm_ns > 0)
-			fprintf(out, "  layers: %zu; worst own exposed comm:\n", n);
+		if (n > 0 && v[0]->own_exposed_comm_ns > 0)
+			fprintf(out, "  layers: %zu; worst own exposed comm:\n", nin);
 		else
-			fprintf(out, "  layers: %zu, none with exposed comm of its own\n", n);
+			fprintf(out, "  layers: %zu, none with exposed comm of its own\n", nin);
 		for (size_t i = 0; i < n && i < 5 && v[i]->own_exposed_comm_ns > 0; i++) {
 			fputs("    ", out);
 			emit_text_name(out, trace_str(a->t, v[i]->name), EMIT_NAME_CHARS,

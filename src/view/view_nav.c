@@ -258,7 +258,8 @@ worst_layer(struct view *v)
 		if (!overlaps)
 			continue;
 		in_view = 1;
-		if (l->own_exposed_comm_ns > 0 && (best < 0 ||
+		if (l->own_exposed_comm_ns > 0 &&
+		    !layers_whole_step(l, an->steps, an->nsteps) && (best < 0 ||
 		    layers_cmp_worst(l, &an->layers[best]) < 0))
 			best = (long)i;
 	}
