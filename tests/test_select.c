@@ -491,6 +491,51 @@ Test(counters, lanes_values_and_peaks)
 	fix_free(&f);
 }
 
+/*
+ * A 'C' event with several numeric series (Kineto's memory counters: total
+ * allocated and reserved in one event) gets a lane per series, each with
+ * its own values; a string arg is no series.
+ */
+Test(counters, every_numeric_series_gets_a_lane)
+{
+	static const char *const want[2] = { "mem allocated", "mem reserved" };
+	struct fix f;
+	struct row_info *rows = NULL;
+	size_t n, nc = 0;
+	double x;
+
+	j_begin();
+	step(1, 0, 100);
+	kernel(1, 1, "sm90_k", 10, 90);
+	for (int i = 0; i < 3; i++) {
+		j_sep();
+		fprintf(jf, "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 100, \"ts\": %d,"
+		    " \"args\": {\"allocated\": %d, \"reserved\": %d, \"unit\": \"MB\"}}",
+		    i * 20, 10 + i, 100 + 2 * i);
+	}
+	j_load(&f.t);
+	fix_view(&f, 100);
+	view_do(&f.v, CMD_TOGGLE_COUNTERS);
+	n = view_lanes(&f.v, &rows, 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct track *tr;
+
+		if (rows[i].kind != ROW_COUNTER)
+			continue;
+		cr_assert_lt(nc, 2, "a lane for a string arg");
+		tr = &f.t.tracks[rows[i].track];
+		cr_assert_str_eq(trace_str(&f.t, tr->name), want[nc]);
+		cr_assert_eq(view_counter_peak(&f.v, 0, rows[i].track),
+		    nc == 0 ? 12 : 104);
+		cr_assert_eq(view_counter_at(&f.v, 0, rows[i].track, 25 * US, &x), 1);
+		cr_assert_eq(x, nc == 0 ? 11 : 102);
+		nc++;
+	}
+	free(rows);
+	cr_assert_eq(nc, 2);
+	fix_free(&f);
+}
+
 /* The CPU lanes show by themselves when every lane fits, until c. */
 Test(lanes, cpu_lanes_use_spare_rows)
 {
