@@ -96,7 +96,7 @@ check_self(const struct analysis *a, const struct analysis *b)
 	compare_free(&d);
 }
 
-Test(diff, self_is_all_zeros)
+Test(compare, self_is_all_zeros)
 {
 	struct trace t1, t2;
 	struct analysis a1, a2;
@@ -125,7 +125,7 @@ layer(const struct compare *d, const char *name, int phase)
 	return NULL;
 }
 
-Test(diff, hidden_all_gather_saves_in_its_layer)
+Test(compare, hidden_all_gather_saves_in_its_layer)
 {
 	struct trace ta, tb;
 	struct analysis a, b;
@@ -178,7 +178,7 @@ Test(diff, hidden_all_gather_saves_in_its_layer)
 	trace_free(&tb);
 }
 
-Test(diff, align_offset_lines_up_the_first_steps)
+Test(compare, align_offset_lines_up_the_first_steps)
 {
 	struct trace ta, tb;
 	struct analysis a, b;

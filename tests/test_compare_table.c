@@ -204,7 +204,7 @@ frame(struct view *v, int w, int h)
 }
 
 /* --compare: trace A (step 2's all-gather exposed) against B (all hidden). */
-Test(difftable, compare_matches_the_oracle_over_the_window)
+Test(compare_table, compare_matches_the_oracle_over_the_window)
 {
 	struct trace ta, tb;
 	struct analysis an[2];
@@ -281,7 +281,7 @@ Test(difftable, compare_matches_the_oracle_over_the_window)
 }
 
 /* One trace: b on step 1, ] to step 2, D compares them as --diff-steps does. */
-Test(difftable, baseline_step_against_the_step_in_view)
+Test(compare_table, baseline_step_against_the_step_in_view)
 {
 	struct trace tr;
 	struct analysis an;
@@ -350,7 +350,7 @@ Test(difftable, baseline_step_against_the_step_in_view)
 }
 
 /* A step against itself: every change is zero, the table too. */
-Test(difftable, a_step_against_itself_is_all_zeros)
+Test(compare_table, a_step_against_itself_is_all_zeros)
 {
 	struct trace tr;
 	struct analysis an;
@@ -383,7 +383,7 @@ Test(difftable, a_step_against_itself_is_all_zeros)
 }
 
 /* Without a baseline the first step is A, and the table says how to mark one. */
-Test(difftable, without_a_baseline_the_first_step_is_a)
+Test(compare_table, without_a_baseline_the_first_step_is_a)
 {
 	struct trace tr;
 	struct analysis an;
@@ -430,7 +430,7 @@ Test(difftable, without_a_baseline_the_first_step_is_a)
 }
 
 /* No steps, no GPU activity, tiny terminals: said on screen, no crash. */
-Test(difftable, nothing_to_compare_is_said)
+Test(compare_table, nothing_to_compare_is_said)
 {
 	struct trace tr, tc;
 	struct analysis an, ac;

@@ -117,9 +117,9 @@ teardown(void)
 	trace_free(&F.t);
 }
 
-TestSuite(viewdiag, .init = setup, .fini = teardown);
+TestSuite(view_diag, .init = setup, .fini = teardown);
 
-Test(viewdiag, next_finding_jumps_to_its_evidence)
+Test(view_diag, next_finding_jumps_to_its_evidence)
 {
 	const struct finding *f;
 	size_t n;
@@ -158,7 +158,7 @@ Test(viewdiag, next_finding_jumps_to_its_evidence)
 	    F.text);
 }
 
-Test(viewdiag, no_findings_says_so)
+Test(view_diag, no_findings_says_so)
 {
 	/* F on a view whose rank has none: move to a finding-free trace */
 	struct view v;
@@ -183,7 +183,7 @@ Test(viewdiag, no_findings_says_so)
 	trace_free(&t);
 }
 
-Test(viewdiag, memory_lane_in_eighths)
+Test(view_diag, memory_lane_in_eighths)
 {
 	int y = -1;
 	const char *line, *nl;
