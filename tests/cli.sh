@@ -10,6 +10,7 @@ expect 0 "--version" "$GANTTY" --version
 file_has "$tmp/out" "gantty " "--version names the program"
 expect 0 "--help" "$GANTTY" --help
 file_has "$tmp/out" "--report" "--help lists --report"
+file_has "$tmp/out" "  --keys " "--help lists --keys"
 expect 2 "unknown option is a usage error" "$GANTTY" --bogus "$fx/small.json"
 expect 2 "no trace is a usage error" "$GANTTY" --report
 expect 2 "bad format is a usage error" "$GANTTY" --report --format=xml "$fx/small.json"

@@ -935,12 +935,23 @@ Test(search, next_previous_case_insensitive)
 	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
 	cr_assert_str_eq(f.v.message, "/PROFILERSTEP#3: match 1 of 1, wrapped to the start");
 
-	/* No match: the selection stays. */
+	/*
+	 * No match: the last search's match is no longer selected (it is no
+	 * match of this query: the panel would call it "match 1 of 1"), and
+	 * the search's counts are gone.
+	 */
 	cr_assert_eq(view_search(&f.v, "xyz"), VIEW_REPAINT);
 	cr_assert_str_eq(f.v.message, "no match for /xyz");
-	cr_assert_str_eq(sel_name(&f, 0), "ProfilerStep#3");
+	cr_assert_eq(f.v.sel, SEL_NONE);
+	cr_assert_eq(f.v.match_ev, -1);
+	cr_assert_eq(f.v.match_n, 0);
 	cr_assert_eq(view_do(&f.v, CMD_PREV_MATCH), VIEW_REPAINT);
 	cr_assert_str_eq(f.v.message, "no match for /xyz");
+	/* a selection that is no match (a step) stays */
+	view_do(&f.v, CMD_NEXT_STEP);
+	cr_assert_eq(f.v.sel, SEL_STEP);
+	view_search(&f.v, "xyz");
+	cr_assert_eq(f.v.sel, SEL_STEP);
 	fix_free(&f);
 }
 

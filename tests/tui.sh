@@ -268,6 +268,7 @@ restored clocale "C locale"
 # --- the trace on standard input: the keys still come from the terminal ---
 start stdin -- "- <'$example'"
 check "a trace on stdin is shown" grep -q '^ bubbles ' "$tmp/screen"
+check "... the title names standard input" grep -q '^gantty  standard input  window' "$tmp/screen"
 send stdin '?'
 wait_for stdin "? closes this help" "stdin trace: keys are read from the terminal"
 send stdin q

@@ -529,6 +529,8 @@ session_title(const struct session *s, char *buf, size_t size)
 	const char *base = strrchr(s->traces[0]->path, '/');
 
 	base = base ? base + 1 : s->traces[0]->path;
+	if (strcmp(base, "-") == 0)
+		base = "standard input";
 	if (s->ntraces == 1)
 		snprintf(buf, size, "%s", base);
 	else

@@ -130,7 +130,9 @@ static const struct opt {
 	  "auto (default), always or never; NO_COLOR is honoured" },
 	{ "colour", 1, OPT_COLOR, 17, NULL, NULL },
 	{ "ascii", 0, OPT_ASCII, 18, "--ascii", "ASCII glyphs only (also in a non-UTF-8 locale)" },
-	{ "keys", 0, OPT_KEYS, 20, NULL, NULL },
+	{ "keys", 0, OPT_KEYS, 20, "--keys",
+	  "print the viewer's keys, a line each (the keys, a\n"
+	  "tab, what they do), and exit" },
 };
 #define NOPTS (sizeof opts / sizeof opts[0] - 1)        /* less the paragraph */
 

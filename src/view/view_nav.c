@@ -576,6 +576,11 @@ jump_match(struct view *v, int dir, int from_cursor)
 		if (ev == EV_NONE) {
 			snprintf(v->message, sizeof v->message, "no match for /%.60s%s",
 			    v->query, nav(v)->compiled ? "" : " (as text: not a regular expression)");
+			/* the last search's match is not one of this query's */
+			if (v->sel == SEL_EVENT && v->match_ev == v->sel_index)
+				v->sel = SEL_NONE;
+			v->match_ev = -1;
+			v->match_k = v->match_n = 0;
 			return VIEW_REPAINT;
 		}
 		wrapped = dir > 0 ? ", wrapped to the start" : ", wrapped to the end";
