@@ -12,24 +12,46 @@
 #include "base/units.h"
 #include "base/xalloc.h"
 
+/* Replays w's graph with scenario sc (NULL: none) in t; returns its step spans. */
+static int64_t *
+replay_steps(const struct whatif *w, const struct dg_whatif *sc, int64_t *t)
+{
+	const struct depgraph *g = &w->g;
+	size_t nsteps = g->mark_first[g->nparts] / 2;
+	int64_t *span = xmalloc((nsteps + 1) * sizeof *span);
+
+	depgraph_replay(g, sc, t);
+	for (size_t p = 0; p < g->nparts; p++)
+		for (size_t s = 0; 2 * s < g->mark_first[p + 1] - g->mark_first[p]; s++)
+			span[g->mark_first[p] / 2 + s] = depgraph_step_ns(g, t, p, s);
+	return span;
+}
+
 void
 whatif_build(struct whatif *w, const struct analysis *an, size_t n,
     const struct crossrank *x, const struct dg_whatif *sc, size_t nsc)
 {
-	size_t nv;
+	int64_t *t;
 
 	memset(w, 0, sizeof *w);
 	depgraph_build(&w->g, an, n, x);
-	nv = 2 * w->g.nnodes + 1;
 	w->sc = sc;
 	w->nsc = nsc;
-	w->replayed = xmalloc(nv * sizeof *w->replayed);
-	depgraph_replay(&w->g, NULL, w->replayed);
+	t = xmalloc((2 * w->g.nnodes + 1) * sizeof *t);
+	w->replayed = replay_steps(w, NULL, t);
 	w->pred = xcalloc(nsc + 1, sizeof *w->pred);
-	for (size_t k = 0; k < nsc; k++) {
-		w->pred[k] = xmalloc(nv * sizeof *w->pred[k]);
-		depgraph_replay(&w->g, &sc[k], w->pred[k]);
-	}
+	for (size_t k = 0; k < nsc; k++)
+		w->pred[k] = replay_steps(w, &sc[k], t);
+	free(t);
+}
+
+/* Step s of analysis p in the spans of one replay, -1 without marks. */
+static int64_t
+span_of(const struct whatif *w, const int64_t *span, size_t p, size_t s)
+{
+	size_t m = w->g.mark_first[p] + 2 * s;
+
+	return m + 1 < w->g.mark_first[p + 1] ? span[m / 2] : -1;
 }
 
 int
@@ -39,8 +61,8 @@ whatif_step(const struct whatif *w, size_t p, size_t s, size_t k,
 	const struct step *st = &w->g.an[p].steps[s];
 
 	out->measured_ns = st->end_ns - st->start_ns;
-	out->replayed_ns = depgraph_step_ns(&w->g, w->replayed, p, s);
-	out->predicted_ns = k < w->nsc ? depgraph_step_ns(&w->g, w->pred[k], p, s) :
+	out->replayed_ns = span_of(w, w->replayed, p, s);
+	out->predicted_ns = k < w->nsc ? span_of(w, w->pred[k], p, s) :
 	    out->replayed_ns;
 	return out->replayed_ns < 0 ? -1 : 0;
 }

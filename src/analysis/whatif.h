@@ -2,10 +2,12 @@
  * whatif — the dependency graph of a set of analyses replayed as measured
  * and under each --what-if scenario: what the report asks of depgraph.h.
  *
- * A whatif owns its graph and the vertex times of every replay; it refers
- * to the analyses (and their traces), which must outlive it.
+ * A whatif owns its graph and the step times of every replay (each replay
+ * runs in one vertex buffer, of which only the steps' marks are kept); it
+ * refers to the analyses (and their traces), which must outlive it.
  * Cost: depgraph_build() plus one O(V + E) replay per scenario and one for
- * the unchanged trace.
+ * the unchanged trace; memory: the graph, one vertex buffer while
+ * building, and two int64 per step per replay.
  */
 #ifndef GANTTY_WHATIF_H
 #define GANTTY_WHATIF_H
@@ -22,8 +24,10 @@ struct whatif {
 	struct depgraph g;
 	const struct dg_whatif *sc;     /* the scenarios (not owned) */
 	size_t nsc;
-	int64_t *replayed;              /* the replay of the unchanged trace */
-	int64_t **pred;                 /* nsc: each scenario's replay */
+	int64_t *replayed;              /* the unchanged replay's step spans:
+	                                   [g.mark_first[p] / 2 + s] for step s
+	                                   of analysis p, -1 without marks */
+	int64_t **pred;                 /* nsc: each scenario's, likewise */
 };
 
 /* The step times of one analysis' step under the replays. */
