@@ -125,6 +125,11 @@ compare(const char *path, const char *mode, const struct trace *a,
 	if ((a->stop_reason == NULL) != (b->stop_reason == NULL) ||
 	    (a->stop_reason != NULL && strcmp(a->stop_reason, b->stop_reason) != 0))
 		differ(path, mode, "stop reason", 0);
+	SAME(events_cut, "events cut", 0);
+	SAME(nsrc, "source blocks", 0);
+	if (a->nsrc == b->nsrc && a->nsrc > 0 &&
+	    memcmp(a->src, b->src, a->nsrc * sizeof *a->src) != 0)
+		differ(path, mode, "source blocks", 0);
 }
 
 /* Opens a pipe that a child process fills with path's bytes; -1 if not. */

@@ -220,6 +220,9 @@ assert_same_trace(const struct trace *a, const struct trace *b)
 	cr_assert_eq(a->stop_reason == NULL, b->stop_reason == NULL);
 	if (a->stop_reason != NULL)
 		cr_assert_str_eq(a->stop_reason, b->stop_reason);
+	cr_assert_eq(a->events_cut, b->events_cut);
+	cr_assert_eq(a->nsrc, b->nsrc);
+	cr_assert(same_bytes(a->src, b->src, a->nsrc * sizeof *a->src));
 }
 
 static void
@@ -398,7 +401,7 @@ Test(cache, truncated_and_flipped_caches_are_refused)
 struct layout {
 	size_t strlens, strs, events, args, wide, nums, seqs, pairs, comms, tracks, cats, kinds;
 	size_t devices, seen, maxend, busy, named, named_ev, cat_slices;
-	size_t lists[TRACE_LISTS], stop, end;
+	size_t lists[TRACE_LISTS], stop, src, end;
 };
 
 static void
@@ -431,6 +434,7 @@ layout_of(const struct cache_header *h, struct layout *l)
 		l->lists[k] = o; o += PAD8(h->nlist[k] * 4);
 	}
 	l->stop = o; o += PAD8(h->stoplen);
+	l->src = o; o += h->nsrc * sizeof(struct src_block);
 	l->end = o;
 }
 

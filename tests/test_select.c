@@ -432,6 +432,84 @@ Test(args, read_back_from_a_gzip_file)
 	check_args_file(1);
 }
 
+/*
+ * The block index (trace.h src): a 10 MB plain trace, loaded in one thread
+ * and in four chunks, gets the same blocks (in file order, each 256 KB of
+ * the file, its events' ts range); an event's args read through the blocks
+ * (one seek) are those the whole file's scan finds, for events all over the
+ * file, and a kernel's and its op's come in one call.
+ */
+Test(args, read_back_through_the_block_index)
+{
+	char path[] = "/tmp/gantty-src-XXXXXX";
+	struct trace t[2];
+	struct load_error err;
+	struct load_opts o[2];
+	int fd = mkstemp(path);
+	FILE *f;
+	const int n = 60000;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_not_null(f = fdopen(fd, "w"));
+	fputs("{\"traceEvents\": [\n", f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\","
+		    " \"pid\": 0, \"tid\": 7, \"ts\": %d, \"dur\": 5, \"args\":"
+		    " {\"device\": 0, \"stream\": 7, \"grid\": [%d,1,1],"
+		    " \"pad\": \"%0100d\"}}", i ? ",\n" : "", i % 97, 10 * i, i, i);
+	fputs("\n]}\n", f);
+	cr_assert_eq(fclose(f), 0);
+	memset(o, 0, sizeof o);
+	o[0].threads = 1;
+	o[1].threads = 4;
+	for (int k = 0; k < 2; k++)
+		cr_assert_eq(load_trace(&t[k], path, &o[k], &err), 0, "%s", err.msg);
+	cr_assert_gt(err.chunks, 1, "read in %d chunks", err.chunks);
+	cr_assert_gt(t[0].nsrc, 30, "%zu blocks", t[0].nsrc);
+	cr_assert_eq(t[1].nsrc, t[0].nsrc);
+	cr_assert_eq(memcmp(t[0].src, t[1].src, t[0].nsrc * sizeof *t[0].src), 0,
+	    "the blocks depend on the threads");
+	for (size_t b = 1; b < t[0].nsrc; b++) {
+		cr_assert_gt(t[0].src[b].off, t[0].src[b - 1].off);
+		cr_assert_neq(t[0].src[b].off / TRACE_SRC_BLOCK,
+		    t[0].src[b - 1].off / TRACE_SRC_BLOCK);
+		cr_assert_leq(t[0].src[b].min_ts_ns, t[0].src[b].max_ts_ns);
+	}
+	for (uint32_t i = 0; i < t[1].nevents; i += 4999) {
+		struct source_args fast, whole;
+		struct trace no_index = t[1];
+		char want[32];
+
+		snprintf(want, sizeof want, "[%lld,1,1]",
+		    (long long)(t[1].events[i].ts_ns / 10000));
+		cr_assert_eq(source_read_args(&t[1], i, &fast), 1, "%s", fast.msg);
+		no_index.nsrc = 0;      /* the whole file's scan, the oracle */
+		cr_assert_eq(source_read_args(&no_index, i, &whole), 1, "%s", whole.msg);
+		cr_assert_str_eq(arg_of(&fast, "grid"), want);
+		cr_assert_eq(fast.n, whole.n);
+		for (size_t a = 0; a < fast.n; a++) {
+			cr_assert_str_eq(fast.v[a].key, whole.v[a].key);
+			cr_assert_str_eq(fast.v[a].value, whole.v[a].value);
+		}
+		source_args_free(&fast);
+		source_args_free(&whole);
+	}
+	{
+		/* two at once: the first event and the last */
+		uint32_t ev[2] = { 0, (uint32_t)t[1].nevents - 1 };
+		struct source_args two[2];
+
+		cr_assert_eq(source_read_args_n(&t[1], ev, 2, two), 2);
+		cr_assert_str_eq(arg_of(&two[0], "grid"), "[0,1,1]");
+		cr_assert_str_eq(arg_of(&two[1], "grid"), "[59999,1,1]");
+		source_args_free(&two[0]);
+		source_args_free(&two[1]);
+	}
+	unlink(path);
+	for (int k = 0; k < 2; k++)
+		trace_free(&t[k]);
+}
+
 /* ---- counters ---- */
 
 /* A 'C' event of series name in process 100 at ts (us) with value. */

@@ -342,7 +342,8 @@ payload_size(const struct cache_header *h, uint64_t *size)
 	for (int k = 0; k < TRACE_LISTS; k++)
 		if (add_sz(&s, h->nlist[k], sizeof(uint32_t)) < 0)
 			return -1;
-	if (add_sz(&s, h->stoplen, 1) < 0)
+	if (add_sz(&s, h->stoplen, 1) < 0 ||
+	    add_sz(&s, h->nsrc, sizeof(struct src_block)) < 0)
 		return -1;
 	*size = s;
 	return 0;
@@ -718,6 +719,12 @@ read_payload(struct reader *r, struct trace *t, const struct cache_header *h,
 		    "stop reason");
 		t->stop_reason = xstrdup(stop);
 	}
+	CHECK(h->nsrc <= h->nevents, "counts");
+	t->src = r_array(r, h->nsrc, sizeof *t->src);
+	CHECK(!r->failed, "short read");
+	t->nsrc = t->src_cap = h->nsrc;
+	for (size_t i = 1; i < t->nsrc; i++)
+		CHECK(t->src[i].off > t->src[i - 1].off, "source blocks");
 	return 0;
 }
 

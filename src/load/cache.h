@@ -53,7 +53,7 @@ struct load_error;
  * changes; the gantty version is in the key too, but not every change
  * bumps it).  A field added to struct trace must be stored in cache.c.
  */
-#define CACHE_FORMAT_VERSION 15
+#define CACHE_FORMAT_VERSION 16
 #define CACHE_RACY_S 2
 
 /* What identifies one version of a file; see the top of this file. */

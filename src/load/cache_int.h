@@ -34,6 +34,7 @@ struct stat;
  *   counts        cat_slices (ncats x uint64_t)
  *   lists         each of TRACE_LISTS: nlist[k] x uint32_t
  *   stop reason   stoplen bytes, NUL-terminated (0 bytes when none)
+ *   src blocks    nsrc x struct src_block (where the events are in the file)
  *
  * payload_hash covers every byte after the header; header_hash the header
  * with header_hash zeroed.
@@ -49,7 +50,7 @@ struct cache_header {
 	uint64_t pathlen;
 	/* counts */
 	uint64_t nstrs, strbytes, nevents, nargs, nwide, nnums, nseqs, npairs, ncomms, flow_count, ntracks, ncats;
-	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, nnamed, stoplen;
+	uint64_t ndevices, ndevices_seen, nmaxend, nbusy, nnamed, stoplen, nsrc;
 	uint64_t nlist[TRACE_LISTS];
 	uint64_t nactivities, nlinked;
 	/* header fields of the trace */

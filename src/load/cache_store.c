@@ -267,6 +267,8 @@ write_payload(struct writer *w, const struct trace *t, const struct cache_key *k
 	if (h->stoplen > 0)
 		w_put(w, t->stop_reason, h->stoplen);
 	w_pad(w);
+	w_put(w, t->src, t->nsrc * sizeof *t->src);
+	w_pad(w);
 	w_flush(w);
 }
 
@@ -380,6 +382,7 @@ cache_store(const struct trace *t, const char *dir, const struct cache_key *k,
 	h.nactivities = t->nactivities;
 	h.nlinked = t->nlinked;
 	h.stoplen = t->stop_reason ? strlen(t->stop_reason) + 1 : 0;
+	h.nsrc = t->nsrc;
 	h.world_size = t->world_size;
 	h.has_distributed = t->has_distributed;
 	h.dist_rank = t->dist_rank;

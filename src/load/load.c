@@ -107,6 +107,7 @@ load_read_events(struct reader *rd)
 				return RD_SPLIT;
 		if (rd->chunk != NULL && chunk_cancelled(rd->chunk))
 			return RD_CANCEL;
+		rd->obj_off = rd_offset(rd);
 		if (rd->fast && rd_jscan_event(rd))
 			r = RD_DONE;
 		else

@@ -100,6 +100,8 @@ struct reader {
 	uint64_t last_good;     /* offset just past the last complete item */
 	uint64_t phased;        /* array entries that looked like events */
 	int events_seen;        /* the event array was reached */
+	uint64_t obj_off;       /* the offset of the event object being read
+	                           (its ops carry it: trace.h src_off) */
 	int in_events;          /* inside it: its ']' not read yet */
 
 	/* the last error load_set_error() wrote, in parts (see chunk_join()) */
@@ -146,6 +148,7 @@ struct op {
 	 */
 	size_t off, raw, raw_len, args_off, args_len;
 	uint32_t nfields;
+	uint64_t src_off;       /* the event object's offset (OP_JSCAN, OP_JSONC) */
 };
 
 

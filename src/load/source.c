@@ -108,6 +108,96 @@ left(const struct source_args *out, size_t n)
 	return k;
 }
 
+/* Matches the element obj[0..len) against the events of ev not found yet. */
+static size_t
+match_element(const struct trace *t, const uint32_t *ev, size_t n,
+    struct source_args *out, const char *obj, size_t len)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!out[k].found && element_is(t, &t->events[ev[k]], obj, len,
+		    &out[k])) {
+			out[k].found = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The elements of buf[0..len), a run of whole event objects (with the
+ * commas and white space between them), against the events not found yet;
+ * returns how many it found.
+ */
+static size_t
+scan_run(const struct trace *t, const uint32_t *ev, size_t n,
+    struct source_args *out, const char *buf, size_t len)
+{
+	size_t found = 0, start = 0;
+	int depth = 0, in_str = 0, esc = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = buf[i];
+
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (ch == '\\')
+				esc = 1;
+			else if (ch == '"')
+				in_str = 0;
+			continue;
+		}
+		if (ch == '"') {
+			in_str = 1;
+		} else if (ch == '{' || ch == '[') {
+			if (depth++ == 0)
+				start = i;
+		} else if ((ch == '}' || ch == ']') && depth > 0) {
+			if (--depth == 0 && ch == '}' && i + 1 - start <= SOURCE_MAX_OBJECT)
+				found += match_element(t, ev, n, out, buf + start,
+				    i + 1 - start);
+		}
+	}
+	return found;
+}
+
+/*
+ * The fast way (trace.h src): only the blocks of the file whose events'
+ * ts range holds one of the events' ts, each read with one seek.  Returns
+ * how many it found (the caller scans the whole file for the others).
+ */
+static size_t
+read_blocks(const struct trace *t, gzFile f, const uint32_t *ev, size_t n,
+    struct source_args *out)
+{
+	size_t found = 0, cap = 0;
+	char *buf = NULL;
+
+	for (size_t b = 0; b < t->nsrc && found < n; b++) {
+		const struct src_block *sb = &t->src[b];
+		uint64_t end = b + 1 < t->nsrc ? t->src[b + 1].off :
+		    sb->off + 2 * TRACE_SRC_BLOCK + 2 * SOURCE_MAX_OBJECT;
+		size_t want = 0, len;
+		int got;
+
+		for (size_t k = 0; k < n; k++) {
+			int64_t ts = t->events[ev[k]].ts_ns;
+
+			want += !out[k].found && ts >= sb->min_ts_ns && ts <= sb->max_ts_ns;
+		}
+		if (want == 0 || end <= sb->off ||
+		    end - sb->off > 2 * TRACE_SRC_BLOCK + 2 * SOURCE_MAX_OBJECT)
+			continue;
+		len = (size_t)(end - sb->off);
+		xgrow(&buf, &cap, len, 1);
+		if (gzseek(f, (z_off_t)sb->off, SEEK_SET) != (z_off_t)sb->off ||
+		    (got = gzread(f, buf, (unsigned)len)) <= 0)
+			break;
+		found += scan_run(t, ev, n, out, buf, (size_t)got);
+	}
+	free(buf);
+	return found;
+}
+
 size_t
 source_read_args_n(const struct trace *t, const uint32_t *ev, size_t n,
     struct source_args *out)
@@ -134,8 +224,15 @@ source_read_args_n(const struct trace *t, const uint32_t *ev, size_t n,
 			    t->path);
 		return 0;
 	}
-	buf = xmalloc(1u << 16);
 	gzbuffer(f, 1u << 17);
+	if (t->nsrc > 0 && gzdirect(f) == 0) {
+		/* gzip: a seek inflates from the start; the scan does that once */
+	} else if (t->nsrc > 0) {
+		found = read_blocks(t, f, ev, n, out);
+		if (found < n && gzrewind(f) != 0)
+			found = n;      /* cannot read it again: say not found */
+	}
+	buf = xmalloc(1u << 16);
 	while (found < n && (got = gzread(f, buf, 1u << 16)) > 0) {
 		for (int i = 0; i < got && found < n; i++) {
 			char ch = buf[i];

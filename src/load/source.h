@@ -4,11 +4,16 @@
  * The model keeps only the arguments the analysis needs (event.h); the
  * viewer's details show every argument of the selected event as the trace
  * has it (Input Dims, Input type, grid, block, registers per thread...).
- * They are read back on demand: the file is read again from its start
- * (inflated when it is gzip), each element of its event array cut out
- * with a string-aware bracket count, and the first whose name, ts and dur
- * are the event's is parsed with json-c.  O(file) per event read, no more
- * than one element's text in memory at a time.
+ * They are read back on demand.  A plain file with the trace's block index
+ * (trace.h src, kept at load and in the cache) is read only in the blocks
+ * whose events' ts range holds the event's ts, one seek each (a few
+ * hundred KB, whatever the file's size); otherwise, and for an event no
+ * such block has, the file is read again from its start (inflated when it
+ * is gzip).  Either way each element of the event array is cut out with a
+ * string-aware bracket count, and the first whose name, ts and dur are the
+ * event's is parsed with json-c: O(block) per event read in the first
+ * case, O(file) in the second, no more than one element's text (or one
+ * block) in memory at a time.
  */
 #ifndef GANTTY_SOURCE_H
 #define GANTTY_SOURCE_H

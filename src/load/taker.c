@@ -57,6 +57,7 @@ taker_op_apply(struct reader *rd, const struct op *op, const struct jval *f)
 {
 	struct trace *t = rd->t;
 
+	t->src_off = op->src_off;       /* where the events it adds start */
 	switch (op->kind) {
 	case OP_JSCAN:
 		rd->phased += (uint64_t)event_jscan_take(t, f);
@@ -146,6 +147,7 @@ batch_apply(struct taker *tk, struct batch *b)
 				if (of->type == JV_STRING || of->type == JV_DOUBLE)
 					off += (of->len + 1 + 7) & ~(size_t)7;
 			}
+			rd->t->src_off = op->src_off;
 			if (op->raw_len > 0 && !taker_args(tk, b, op, f, set, &nset))
 				continue;
 		}
@@ -282,7 +284,8 @@ taker_batch(struct taker *tk, size_t bytes, int obj)
 void
 rd_emit(struct reader *rd, int kind, json_object *obj, char *key)
 {
-	struct op op = { .kind = kind, .obj = obj, .key = key };
+	struct op op = { .kind = kind, .obj = obj, .key = key,
+		.src_off = kind == OP_JSONC ? rd->obj_off : UINT64_MAX };
 
 	if (rd->chunk != NULL && (kind == OP_HEADER || kind == OP_HEADER_DEEP)) {
 		chunk_defer(rd->chunk, &op);
@@ -307,7 +310,7 @@ rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 	size_t bytes = 0, raw_len = rd->js.args_len > 0 ? len : 0;
 
 	if (rd->taker == NULL) {
-		struct op now = { .kind = OP_JSCAN };
+		struct op now = { .kind = OP_JSCAN, .src_off = rd->obj_off };
 
 		taker_op_apply(rd, &now, f);
 		return;
@@ -324,6 +327,7 @@ rd_emit_jscan(struct reader *rd, const char *raw, size_t len)
 	op = &b->ops[b->nops++];
 	memset(op, 0, sizeof *op);
 	op->kind = OP_JSCAN;
+	op->src_off = rd->obj_off;
 	if (raw_len > 0) {
 		op->raw = b->used;
 		op->raw_len = raw_len;

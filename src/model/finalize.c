@@ -96,6 +96,7 @@ count_events(struct trace *t)
 void
 trace_finalize(struct trace *t)
 {
+	t->src_off = UINT64_MAX;        /* the loading is over */
 	trace_sort(t);
 	track_build_all(t);
 	link_build(t);

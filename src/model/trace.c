@@ -66,6 +66,7 @@ trace_init(struct trace *t, const char *path)
 	t->rank_source = "position";
 	t->world_size = -1;
 	t->dist_rank = -1;
+	t->src_off = UINT64_MAX;
 	strtab_init(&t->strs);
 	t->track_map = xcalloc(1, sizeof(struct track_map));
 	t->pending = xcalloc(1, sizeof(struct private));
@@ -128,6 +129,7 @@ forget_mapped(struct trace *t)
 	FORGET(t->byname.start);
 	FORGET(t->byname.ev);
 	FORGET(t->cat_slices);
+	FORGET(t->src);
 	for (int k = 0; k < TRACE_LISTS; k++)
 		FORGET(t->lists[k]);
 #undef FORGET
@@ -163,6 +165,7 @@ trace_free(struct trace *t)
 	free(t->devices_seen);
 	byname_free(&t->byname);
 	free(t->cat_slices);
+	free(t->src);
 	for (int k = 0; k < TRACE_LISTS; k++)
 		free(t->lists[k]);
 	if (!mapped_tracks)
@@ -389,6 +392,20 @@ trace_add_event(struct trace *t, const struct event *ev,
 	bigarray_grow(&t->args, &t->args_cap, t->nevents + 1, sizeof *t->args);
 	t->events[t->nevents] = *ev;
 	t->args[t->nevents] = *r;
+	if (t->src_off != UINT64_MAX) {
+		struct src_block *b = t->nsrc > 0 ? &t->src[t->nsrc - 1] : NULL;
+
+		if (b == NULL || b->off / TRACE_SRC_BLOCK != t->src_off / TRACE_SRC_BLOCK) {
+			xgrow(&t->src, &t->src_cap, t->nsrc + 1, sizeof *t->src);
+			b = &t->src[t->nsrc++];
+			b->off = t->src_off;
+			b->min_ts_ns = b->max_ts_ns = ev->ts_ns;
+		} else if (ev->ts_ns < b->min_ts_ns) {
+			b->min_ts_ns = ev->ts_ns;
+		} else if (ev->ts_ns > b->max_ts_ns) {
+			b->max_ts_ns = ev->ts_ns;
+		}
+	}
 	if (kind == CAT_KERNEL || kind == CAT_GPU_MEMCPY || kind == CAT_GPU_MEMSET ||
 	    kind == CAT_GPU_ANNOTATION) {
 		if (tr->kind != TRACK_GPU) {
@@ -775,6 +792,24 @@ trace_merge(struct trace *dst, struct trace *src)
 	    sizeof *src->flows, fix_flow, &m);
 	src->nevents = src->nwide = src->nnums = src->nseqs = src->npairs =
 	    src->ncomms = src->nflows = 0;
+	/*
+	 * src's part of the file comes after dst's: its blocks follow, the
+	 * first joining dst's last when both are of one block of the file
+	 * (as one reader would have kept them)
+	 */
+	xgrow(&dst->src, &dst->src_cap, dst->nsrc + src->nsrc + 1, sizeof *dst->src);
+	for (size_t i = 0; i < src->nsrc; i++) {
+		struct src_block *l = dst->nsrc > 0 ? &dst->src[dst->nsrc - 1] : NULL;
+		const struct src_block *b = &src->src[i];
+
+		if (l != NULL && l->off / TRACE_SRC_BLOCK == b->off / TRACE_SRC_BLOCK) {
+			l->min_ts_ns = b->min_ts_ns < l->min_ts_ns ? b->min_ts_ns : l->min_ts_ns;
+			l->max_ts_ns = b->max_ts_ns > l->max_ts_ns ? b->max_ts_ns : l->max_ts_ns;
+		} else {
+			dst->src[dst->nsrc++] = *b;
+		}
+	}
+	src->nsrc = 0;
 	for (size_t i = 0; i < sp->metas.n; i++) {
 		struct meta x = sp->metas.v[i];
 

@@ -106,6 +106,13 @@ struct trace_warnings {
 #undef X
 };
 
+#define TRACE_SRC_BLOCK (UINT64_C(256) << 10)
+
+struct src_block {
+	uint64_t off;                   /* the first event object's offset */
+	int64_t min_ts_ns, max_ts_ns;
+};
+
 struct trace {
 	char *path;             /* as given ("-" for stdin) */
 	int64_t rank;           /* distributedInfo.rank, else from the name, else position */
@@ -169,6 +176,17 @@ struct trace {
 	size_t ndevices_seen;
 	struct trace_warnings warn;
 	char *stop_reason;      /* why reading stopped early (invalid JSON after events), or NULL */
+	/*
+	 * Where the events are in the file, for reading an event's args back
+	 * (load/source.h): per block of TRACE_SRC_BLOCK bytes of the
+	 * (decompressed) JSON, in file order, the offset of the first event
+	 * object starting in it and the least and largest ts of the events of
+	 * the objects starting in it.  src_off is the offset of the object
+	 * being taken (the loader sets it; UINT64_MAX: unknown, nothing kept).
+	 */
+	struct src_block *src;
+	size_t nsrc, src_cap;
+	uint64_t src_off;
 	int events_cut;         /* reading stopped inside the event array: the
 	                           events after that point are missing (a stop
 	                           after the array closed loses only metadata) */
