@@ -108,6 +108,29 @@ left(const struct source_args *out, size_t n)
 	return k;
 }
 
+/*
+ * The string state after ch (in_str: inside a string, esc: after its
+ * backslash): returns 1 when ch is of a string, quotes included.
+ */
+static int
+in_string(char ch, int *in_str, int *esc)
+{
+	if (*in_str) {
+		if (*esc)
+			*esc = 0;
+		else if (ch == '\\')
+			*esc = 1;
+		else if (ch == '"')
+			*in_str = 0;
+		return 1;
+	}
+	if (ch == '"') {
+		*in_str = 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* Matches the element obj[0..len) against the events of ev not found yet. */
 static size_t
 match_element(const struct trace *t, const uint32_t *ev, size_t n,
@@ -137,18 +160,9 @@ scan_run(const struct trace *t, const uint32_t *ev, size_t n,
 	for (size_t i = 0; i < len; i++) {
 		char ch = buf[i];
 
-		if (in_str) {
-			if (esc)
-				esc = 0;
-			else if (ch == '\\')
-				esc = 1;
-			else if (ch == '"')
-				in_str = 0;
+		if (in_string(ch, &in_str, &esc))
 			continue;
-		}
-		if (ch == '"') {
-			in_str = 1;
-		} else if (ch == '{' || ch == '[') {
+		if (ch == '{' || ch == '[') {
 			if (depth++ == 0)
 				start = i;
 		} else if ((ch == '}' || ch == ']') && depth > 0) {
@@ -245,18 +259,9 @@ source_read_args_n(const struct trace *t, const uint32_t *ev, size_t n,
 					obj[olen++] = ch;
 				}
 			}
-			if (in_str) {
-				if (esc)
-					esc = 0;
-				else if (ch == '\\')
-					esc = 1;
-				else if (ch == '"')
-					in_str = 0;
+			if (in_string(ch, &in_str, &esc))
 				continue;
-			}
-			if (ch == '"') {
-				in_str = 1;
-			} else if (ch == '{' || ch == '[') {
+			if (ch == '{' || ch == '[') {
 				/* an element of the event array: [{ or {"traceEvents": [{ */
 				if (ch == '{' && ((depth == 1 && stack[0] == '[') ||
 				    (depth == 2 && stack[0] == '{' && stack[1] == '['))) {
