@@ -553,16 +553,14 @@ rule_exposed(struct list *l, const struct ctx *c)
 		size_t kept = 0;
 
 		for (size_t i = 0; i < nworst && kept < FINDINGS_MAX_RANGES; i++) {
-			int same = 0, listed = 0;
+			int same = 0;
 
-			if (layers_whole_step(worst[i], a->steps, a->nsteps))
+			if (layers_rank_skip(worst[i], worst, kept, a->steps, a->nsteps))
 				continue;
-			for (size_t j = 0; j < kept; j++) {
+			for (size_t j = 0; j < kept; j++)
 				same += worst[j]->name == worst[i]->name &&
 				    worst[j]->phase == worst[i]->phase;
-				listed |= layers_same_range(worst[j], worst[i]);
-			}
-			if (same < FINDINGS_EXPOSED_PER_LAYER && !listed)
+			if (same < FINDINGS_EXPOSED_PER_LAYER)
 				worst[kept++] = worst[i];
 		}
 		nworst = kept;

@@ -1442,6 +1442,20 @@ layers_whole_step(const struct layer *l, const struct step *steps,
 }
 
 int
+layers_rank_skip(const struct layer *l, const struct layer *const *listed,
+    size_t n, const struct step *steps, size_t nsteps)
+{
+	if (layers_whole_step(l, steps, nsteps))
+		return 1;
+	for (size_t j = 0; j < n; j++)
+		if (l->has_gpu && listed[j]->has_gpu &&
+		    l->gpu_start_ns == listed[j]->gpu_start_ns &&
+		    l->gpu_end_ns == listed[j]->gpu_end_ns)
+			return 1;
+	return 0;
+}
+
+int
 layers_qsort_worst(const void *pa, const void *pb)
 {
 	return layers_cmp_worst(*(const struct layer *const *)pa,

@@ -119,13 +119,13 @@ int layers_qsort_worst(const void *pa, const void *pb);
  */
 int layers_whole_step(const struct layer *l, const struct step *steps,
     size_t nsteps);
-/* Whether a and b have one GPU extent (a ranking lists a range once). */
-static inline int
-layers_same_range(const struct layer *a, const struct layer *b)
-{
-	return a->has_gpu && b->has_gpu && a->gpu_start_ns == b->gpu_start_ns &&
-	    a->gpu_end_ns == b->gpu_end_ns;
-}
+/*
+ * Whether a ranking of the worst layers passes over l, after listed[0..n):
+ * l is model-wide (layers_whole_step()) or has the GPU extent of one
+ * listed already.
+ */
+int layers_rank_skip(const struct layer *l, const struct layer *const *listed,
+    size_t n, const struct step *steps, size_t nsteps);
 
 static inline const char *
 layers_phase_name(enum layer_phase p)

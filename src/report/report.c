@@ -249,14 +249,9 @@ text_layers(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 
 		qsort(v, n, sizeof *v, layers_qsort_worst);
 		/* the ranking passes over model-wide layers and ranges listed */
-		for (size_t i = 0; i < n; i++) {
-			int listed = layers_whole_step(v[i], a->steps, a->nsteps);
-
-			for (size_t j = 0; j < k && !listed; j++)
-				listed = layers_same_range(v[j], v[i]);
-			if (!listed)
+		for (size_t i = 0; i < n; i++)
+			if (!layers_rank_skip(v[i], v, k, a->steps, a->nsteps))
 				v[k++] = v[i];
-		}
 		n = k;
 	}
 	if (nin > 0) {

@@ -79,9 +79,9 @@ scenarios(const struct view *v, struct view_whatif *p)
 	}
 }
 
-/* Builds the graph and its replays once; says what it cost. */
+/* Builds the graph and its replays once; with say, says what it cost. */
 static int
-build(struct view *v)
+build(struct view *v, int say)
 {
 	struct view_whatif *p = wi(v);
 	struct timespec t0, t1;
@@ -99,11 +99,12 @@ build(struct view *v)
 	    p->nsc);
 	p->built = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	snprintf(v->message, sizeof v->message,
-	    "dependency graph: %zu nodes, %zu edges, %zu replays in %.0f ms",
-	    p->w.g.nnodes, p->w.g.nedges, p->nsc + 1,
-	    (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	if (say)
+		snprintf(v->message, sizeof v->message,
+		    "dependency graph: %zu nodes, %zu edges, %zu replays in %.0f ms",
+		    p->w.g.nnodes, p->w.g.nedges, p->nsc + 1,
+		    (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	return 1;
 }
 
@@ -114,11 +115,11 @@ view_whatif_set(struct view *v, const struct dg_whatif *sc, size_t n, int show)
 
 	p->given = sc;
 	p->ngiven = n;
-	if (show && build(v)) {
+	/* quiet: a frame does not print the graph's cost */
+	if (show && build(v, 0)) {
 		p->shown = 1;
 		view_whatif_refresh(v);
 	}
-	v->message[0] = '\0';  /* a frame does not print the graph's cost */
 }
 
 /* The gain line of the current scenario for the step in view, as the message. */
@@ -147,7 +148,7 @@ view_whatif_toggle(struct view *v)
 {
 	struct view_whatif *p = wi(v);
 
-	if (!p->shown && !build(v))
+	if (!p->shown && !build(v, 1))
 		return VIEW_REPAINT;
 	p->shown = !p->shown;
 	view_whatif_refresh(v);
@@ -165,7 +166,7 @@ view_whatif_next(struct view *v)
 	struct view_whatif *p = wi(v);
 
 	if (!p->built) {
-		if (!build(v))
+		if (!build(v, 1))
 			return VIEW_REPAINT;
 	} else if (p->shown && p->nsc > 0) {
 		p->cur = (p->cur + 1) % p->nsc;
@@ -191,15 +192,8 @@ view_whatif_eager(struct view *v)
 			n += v->an[i].t->nevents;
 	if (v->nan == 0 || n > VIEW_WHATIF_EAGER)
 		return 0;
-	{
-		char keep[sizeof v->message];
-
-		/* e's own message stays: the graph's cost is not news here */
-		memcpy(keep, v->message, sizeof keep);
-		build(v);
-		memcpy(v->message, keep, sizeof keep);
-	}
-	return 1;
+	/* quiet: e's own message stays, the graph's cost is not news here */
+	return build(v, 0);
 }
 
 void
