@@ -91,12 +91,14 @@ analysis_build(struct analysis *a, const struct trace *t, int32_t device,
 	memset(a, 0, sizeof *a);
 	a->t = t;
 	a->device = device;
+	a->median_step = -1;
 	if (device < 0) {
 		snprintf(a->problem, sizeof a->problem, "no GPU activity");
 		return;
 	}
 	metrics_build(&a->dev, t, device, opts->min_gap_ns);
 	a->nsteps = steps_find(&a->dev, &a->steps);
+	a->median_step = steps_median(a->steps, a->nsteps);
 
 	switch (opts->window) {
 	case WINDOW_DEFAULT:

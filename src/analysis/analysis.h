@@ -60,6 +60,7 @@ struct analysis {
 	struct window_metrics m;
 	struct step *steps;
 	size_t nsteps;
+	long median_step;       /* steps_median() of steps, -1 without steps */
 	struct layer *layers;
 	size_t nlayers;
 	struct mfu_result mfu;

@@ -60,15 +60,15 @@ cand_add(struct cands *cs, int among, uint32_t ev, double w)
 /*
  * The events of tr that tell what column [a, b) holds, in O(log n): those
  * covering its middle and its start (two point queries of the itree), and
- * those starting inside it: all of them, or COL_SAMPLES spread evenly, each
- * then weighing for the ones skipped.
+ * those starting inside it, tr's events [lo, hi) (indices into t->events):
+ * all of them, or COL_SAMPLES spread evenly, each then weighing for the
+ * ones skipped.
  */
 static void
 column_cands(struct rctx *c, const struct trace *t, const struct track *tr,
-    int64_t a, int64_t b, struct cands *cs)
+    int64_t a, int64_t b, uint32_t lo, uint32_t hi, struct cands *cs)
 {
-	uint32_t lo = trace_track_lower_bound(t, tr, a),
-	    hi = trace_track_lower_bound(t, tr, b), n = hi - lo;
+	uint32_t n = hi - lo;
 	int np;
 	size_t k;
 
@@ -91,22 +91,48 @@ column_cands(struct rctx *c, const struct trace *t, const struct track *tr,
 	}
 }
 
+/* The first of tr's events [from, tr's end) starting at or after ts_ns. */
+static uint32_t
+lower_bound_from(const struct trace *t, const struct track *tr, uint32_t from,
+    int64_t ts_ns)
+{
+	uint32_t lo = from - tr->first, hi = tr->count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->events[tr->first + mid].ts_ns < ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return tr->first + lo;
+}
+
 /*
  * The candidates of column col of track ti of t.  The rows of one track are
  * drawn one after the other, so every column's candidates are found once
- * per track and frame.
+ * per track and frame; the columns' bounds increase, so each one's first
+ * event is searched for once, right of the one before.
  */
 static const struct cands *
 track_cands(struct rctx *c, const struct trace *t, uint32_t ti, int col)
 {
 	if (c->cache_t != t || c->cache_track != ti) {
 		const struct track *tr = &t->tracks[ti];
+		uint32_t lo = tr->first, hi;
 
+		if (c->ncols > 0 && tr->count > 0)
+			lo = lower_bound_from(t, tr, lo, c->col_ns[0]);
 		for (int k = 0; k < c->ncols; k++) {
 			c->cache[k].n = 0;
-			if (c->col_ns[k + 1] > c->col_ns[k] && tr->count > 0)
+			if (tr->count == 0)
+				continue;
+			hi = lower_bound_from(t, tr, lo, c->col_ns[k + 1]);
+			if (c->col_ns[k + 1] > c->col_ns[k])
 				column_cands(c, t, tr, c->col_ns[k], c->col_ns[k + 1],
-				    &c->cache[k]);
+				    lo, hi, &c->cache[k]);
+			lo = hi;
 		}
 		c->cache_t = t;
 		c->cache_track = ti;

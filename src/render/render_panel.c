@@ -234,7 +234,7 @@ step_why(struct rctx *c, struct pen *p)
 	const struct view *v = c->v;
 	const struct analysis *an = view_current(v);
 	const struct step *s = &an->steps[v->sel_index];
-	const struct step *m = &an->steps[steps_median(an->steps, an->nsteps)];
+	const struct step *m = &an->steps[an->median_step];
 	struct window_metrics ws, wm;
 	struct kernel_total ts[METRICS_TOP_K], tm[METRICS_TOP_K];
 	size_t ns, nm;

@@ -238,7 +238,7 @@ render_draw_steps(struct rctx *c)
 		return;
 	}
 	{
-		const struct step *med = &an->steps[steps_median(an->steps, an->nsteps)];
+		const struct step *med = &an->steps[an->median_step];
 
 		snprintf(text, sizeof text, "%zu step%s, median %s (#%lld)", an->nsteps,
 		    an->nsteps == 1 ? "" : "s",
