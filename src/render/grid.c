@@ -59,6 +59,17 @@ grid_at(struct grid *g, int x, int y)
 }
 
 void
+grid_reverse(struct grid *g, int x0, int x1, int y)
+{
+	for (int x = x0; x < x1; x++) {
+		struct cell *c = grid_at(g, x, y);
+
+		if (c != NULL)
+			c->reverse = 1;
+	}
+}
+
+void
 grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role)
 {
 	struct cell *c = grid_at(g, x, y);

@@ -110,6 +110,8 @@ void grid_free(struct grid *g);
 void grid_clear(struct grid *g);
 /* Returns the cell at (x, y), or NULL outside the grid. */
 struct cell *grid_at(struct grid *g, int x, int y);
+/* Draws cells [x0, x1) of row y in reverse video (clipped). */
+void grid_reverse(struct grid *g, int x0, int x1, int y);
 /*
  * Whether cells[x] (of a row of w) is the head of a wide character whose
  * tail is there, so that it may be drawn as itself.

@@ -359,11 +359,19 @@ draw_table_mode(struct rctx *c)
 	render_compare(c->g, 1, c->g->h - 2, c->v, c->ascii);
 }
 
+/* The steps or layers table fills the area. */
+static void
+draw_vtable_mode(struct rctx *c)
+{
+	render_draw_table(c, 1, c->g->h - 2);
+}
+
 const struct render_mode render_modes[VIEW_MODE_COUNT] = {
 	[VIEW_MODE_LANES] = { 1, lanes_layout, draw_lanes_mode, NULL },
 	[VIEW_MODE_OVERVIEW] = { 1, lanes_layout, draw_lanes_mode, NULL },
 	[VIEW_MODE_MATRIX] = { 1, lanes_layout, draw_matrix_mode, render_matrix_hint },
 	[VIEW_MODE_COMPARE_TABLE] = { 0, table_layout, draw_table_mode, render_table_hint },
+	[VIEW_MODE_TABLE] = { 0, table_layout, draw_vtable_mode, render_vtable_hint },
 };
 
 uint32_t

@@ -2,7 +2,8 @@
  * render — draws one frame of the viewer into a grid, from a view.
  *
  * Top to bottom: the title line (files, window, span); the step strip (one
- * cell per step of the current rank, height by step time, outliers marked,
+ * cell per step of the current rank, height by step time scaled from the
+ * shortest step to the slowest, outliers marked,
  * the steps in view highlighted); the time ruler (adaptive units, readable
  * tick labels); the lanes of view_lanes.h, grouped by rank: a header per
  * (rank, device), each GPU stream with activity (one lane per sub-row in

@@ -303,12 +303,7 @@ render_compare(struct grid *g, int y, int rows, const struct view *v,
 		return;
 	}
 	vis = rows > 1 ? (size_t)(rows - 1) : 0;
-	if (row < top)
-		top = row;
-	if (vis > 0 && row >= top + vis)
-		top = row - vis + 1;
-	if (top + vis > t->nrows)
-		top = t->nrows > vis ? t->nrows - vis : 0;
+	top = render_scroll_top(row, top, vis, t->nrows);
 	pos[0] = '\0';
 	if (t->nrows > vis)
 		snprintf(pos, sizeof pos, " rows %zu-%zu of %zu", top + 1,
@@ -320,11 +315,6 @@ render_compare(struct grid *g, int y, int rows, const struct view *v,
 
 		draw_row(g, yy, w, t, top + i, ascii);
 		if (top + i == row)
-			for (int x = 0; x < w; x++) {
-				struct cell *cl = grid_at(g, x, yy);
-
-				if (cl != NULL)
-					cl->reverse = 1;
-			}
+			grid_reverse(g, 0, w, yy);
 	}
 }

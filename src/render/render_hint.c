@@ -27,6 +27,13 @@ render_table_hint(const struct rctx *c)
 }
 
 const char *
+render_vtable_hint(const struct rctx *c)
+{
+	(void)c;
+	return "j/k PgUp/PgDn row  <-/-> sort  Enter go to it  ]/[ step  T steps  L layers  ? help  q quit";
+}
+
+const char *
 render_matrix_hint(const struct rctx *c)
 {
 	return c->v->nan > 0 ?
@@ -54,6 +61,8 @@ const struct hint_item render_hints[] = {
 	{ CMD_NEXT_STEP, "]/[", NULL, "step", 1, H_STEPS },
 	{ CMD_NEXT_LAYER, "}/{", NULL, "layer", 2, H_LAYERS },
 	{ CMD_NEXT_OUTLIER, "o", NULL, "outlier", 1, H_OUTLIERS },
+	{ CMD_SLOWEST_STEP, "O", NULL, "slowest", 2, H_STEPS },
+	{ CMD_TABLE_STEPS, "T/L", NULL, "tables", 3, H_STEPS },
 	{ CMD_NEXT_GAP, "g", NULL, "gap", 3, H_GAPS },
 	{ CMD_WORST_LAYER, "x", NULL, "worst", 3, H_LAYERS },
 	{ CMD_NEXT_FINDING, "e", NULL, "findings", 1, H_FINDINGS },

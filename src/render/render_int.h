@@ -175,6 +175,13 @@ void render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri);
 
 /* render_matrix.c: the rank x step matrix */
 void render_draw_matrix_head(struct rctx *c);
+/*
+ * The first row a list of n rows shows in vis rows so that row is among
+ * them, from top as it last was, never past the end; render_text.c.
+ */
+size_t render_scroll_top(size_t row, size_t top, size_t vis, size_t n);
+/* The steps or layers table (view_table.h) in rows [y, y + rows); render_table.c. */
+void render_draw_table(struct rctx *c, int y, int rows);
 void render_draw_matrix_panel(struct rctx *c, int y, int rows);
 void render_draw_matrix_row(struct rctx *c, int y, const struct row_info *ri);
 
@@ -199,5 +206,6 @@ void render_draw_hint(struct rctx *c, int y);
 void render_draw_too_small(struct grid *g, int ascii);
 const char *render_matrix_hint(const struct rctx *c);
 const char *render_table_hint(const struct rctx *c);
+const char *render_vtable_hint(const struct rctx *c);
 
 #endif

@@ -1334,12 +1334,7 @@ render_draw_panel(struct rctx *c, int y0, int rows)
 		snprintf(t, sizeof t, (int)v->panel == i ? "[%s]" : " %s ", tabs[i]);
 		n = render_put_text(c, x, y0, w - x, (int)v->panel == i ? ROLE_LABEL : ROLE_RULER, t);
 		if ((int)v->panel == i)
-			for (int k = 1; k + 1 < n; k++) {
-				struct cell *cl = grid_at(c->g, x + k, y0);
-
-				if (cl != NULL)
-					cl->reverse = 1;
-			}
+			grid_reverse(c->g, x + 1, x + n - 1, y0);
 		x += n + 1;
 	}
 	right[0] = '\0';

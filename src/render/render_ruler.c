@@ -150,7 +150,8 @@ render_draw_steps(struct rctx *c)
 {
 	const struct view *v = c->v;
 	const struct analysis *an;
-	int64_t max = 0;
+	int64_t max = 0, min = INT64_MAX;
+	long slowest = 0;
 	int cells, x, y = 1;
 	long first_in = -1, last_in = -1;
 	size_t nout = 0;
@@ -168,8 +169,12 @@ render_draw_steps(struct rctx *c)
 	for (size_t i = 0; i < an->nsteps; i++) {
 		int64_t a, b;
 
-		if (an->steps[i].end_ns - an->steps[i].start_ns > max)
+		if (an->steps[i].end_ns - an->steps[i].start_ns > max) {
 			max = an->steps[i].end_ns - an->steps[i].start_ns;
+			slowest = (long)i;
+		}
+		if (an->steps[i].end_ns - an->steps[i].start_ns < min)
+			min = an->steps[i].end_ns - an->steps[i].start_ns;
 		render_step_range(&an->steps[i], &a, &b);
 		if (a < v->end_ns && b > v->start_ns) {
 			if (first_in < 0)
@@ -200,9 +205,14 @@ render_draw_steps(struct rctx *c)
 			base |= !v->compare && v->base_step == (long)i &&
 			    v->base_rank == v->rank;
 		}
-		/* (a step may last up to 2^63 ns: the product in 128 bits) */
-		lvl = max > 0 ? (int)(((__int128)t * c->gl->step_levels + max - 1) /
-		    max) : 1;
+		/*
+		 * Scaled to the steps' spread, the shortest 1, the longest full,
+		 * so that the slowest stands out (all alike: all full).  A step
+		 * may last up to 2^63 ns: the product in 128 bits.
+		 */
+		lvl = max > min ? 1 + (int)(((__int128)(t - min) *
+		    (c->gl->step_levels - 1) + (max - min) - 1) / (max - min)) :
+		    c->gl->step_levels;
 		if (lvl < 1)
 			lvl = 1;
 		if (lvl > c->gl->step_levels)
@@ -248,10 +258,11 @@ render_draw_steps(struct rctx *c)
 	{
 		/*
 		 * The summary's parts, shown whole or not at all, as many as fit:
-		 * first the count and median, then an incomplete last step, the
-		 * outliers, and which steps are in view.
+		 * first the count and median, then the range and the slowest
+		 * step, an incomplete last step, the outliers, and which steps
+		 * are in view.
 		 */
-		char inc[64] = "", out[96] = "", view[64] = "";
+		char inc[64] = "", out[96] = "", view[64] = "", slow[96] = "";
 		int room = c->g->w - x, left;
 		struct pen p = { c, x, y, c->g->w };
 
@@ -272,6 +283,13 @@ render_draw_steps(struct rctx *c)
 					shown++;
 				}
 		}
+		if (an->nsteps > 1 && max > min) {
+			char d0[48], d1[48];
+
+			snprintf(slow, sizeof slow, ", %s..%s, slowest #%lld (O)",
+			    units_format(d0, sizeof d0, min), units_format(d1, sizeof d1, max),
+			    (long long)an->steps[slowest].number);
+		}
 		if (first_in >= 0) {
 			int64_t n0 = an->steps[first_in].number, n1 = an->steps[last_in].number;
 
@@ -284,6 +302,9 @@ render_draw_steps(struct rctx *c)
 		left = room - render_text_cols(text);
 		if (left < 0)
 			return;
+		if (render_text_cols(slow) > left)
+			slow[0] = '\0';
+		left -= render_text_cols(slow);
 		if (render_text_cols(inc) > left)
 			inc[0] = '\0';
 		left -= render_text_cols(inc);
@@ -292,7 +313,7 @@ render_draw_steps(struct rctx *c)
 		left -= render_text_cols(out);
 		if (render_text_cols(view) > left)
 			view[0] = '\0';
-		render_pen_put(&p, ROLE_PANEL, "%s%s", text, view);
+		render_pen_put(&p, ROLE_PANEL, "%s%s%s", text, slow, view);
 		if (inc[0] != '\0') {
 			render_pen_put(&p, ROLE_PANEL, ",");
 			render_pen_put(&p, ROLE_BAD, "%s", inc + 1);

@@ -108,6 +108,18 @@ render_put_fit(struct rctx *c, int x, int y, int maxw, enum role role, const cha
 	return n + 1;
 }
 
+size_t
+render_scroll_top(size_t row, size_t top, size_t vis, size_t n)
+{
+	if (row < top)
+		top = row;
+	if (vis > 0 && row >= top + vis)
+		top = row - vis + 1;
+	if (top + vis > n)
+		top = n > vis ? n - vis : 0;
+	return top;
+}
+
 /* A short duration: units_format() without the space ("12.5ms"). */
 char *
 render_fmt_compact(char *buf, size_t n, int64_t ns)

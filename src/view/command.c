@@ -11,6 +11,7 @@
 #include "view/view_lanes.h"
 #include "view/view_nav.h"
 #include "view/view_select.h"
+#include "view/view_table.h"
 #include "view/view_whatif.h"
 
 struct view_mode_ops {
@@ -60,12 +61,31 @@ table_key(struct view *v, enum view_cmd cmd)
 	}
 }
 
+/* The steps or layers table takes the keys that move and sort in it. */
+static int
+vt_key(struct view *v, enum view_cmd cmd)
+{
+	long page = v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
+
+	switch (cmd) {
+	case CMD_LANE_UP: return view_table_move(v, -1);
+	case CMD_LANE_DOWN: return view_table_move(v, 1);
+	case CMD_PAGE_UP: return view_table_move(v, -page);
+	case CMD_PAGE_DOWN: return view_table_move(v, page);
+	case CMD_PAN_LEFT: return view_table_sort(v, -1);
+	case CMD_PAN_RIGHT: return view_table_sort(v, 1);
+	case CMD_ZOOM_SELECTED: return view_table_enter(v);
+	default: return -1;
+	}
+}
+
 static const struct view_mode_ops modes[VIEW_MODE_COUNT] = {
 	[VIEW_MODE_LANES] = { "lanes", lanes_key, NULL, NULL },
 	[VIEW_MODE_OVERVIEW] = { "overview", lanes_key, NULL, NULL },
 	[VIEW_MODE_MATRIX] = { "matrix", matrix_key, NULL, NULL },
 	[VIEW_MODE_COMPARE_TABLE] = { "diff table", table_key,
 	    view_compare_refresh, view_compare_free },
+	[VIEW_MODE_TABLE] = { "table", vt_key, view_table_refresh, view_table_free },
 };
 
 /* m: the matrix, or the lanes again (from the diff table too). */
@@ -148,7 +168,13 @@ do_cmd(struct view *v, enum view_cmd cmd)
 	case CMD_MARK_BASELINE:
 		return view_compare_mark(v);
 	case CMD_TOGGLE_DIFF:
+		if (v->mode == VIEW_MODE_TABLE)
+			view_pop_mode(v);
 		return view_compare_toggle(v);
+	case CMD_TABLE_STEPS:
+		return view_table_toggle(v, VT_STEPS);
+	case CMD_TABLE_LAYERS:
+		return view_table_toggle(v, VT_LAYERS);
 	default:
 		if ((ch = view_select_do(v, cmd)) >= 0)
 			return ch;

@@ -40,9 +40,11 @@ const struct binding keymap[] = {
 	{ { '}' },                              "}",              CMD_NEXT_LAYER },
 	{ { '{' },                              "{",              CMD_PREV_LAYER },
 	{ { 'o' },                              "o",              CMD_NEXT_OUTLIER },
+	{ { 'O' },                              "O",              CMD_SLOWEST_STEP },
 	{ { 'g' },                              "g",              CMD_NEXT_GAP },
 	{ { 'G' },                              "G",              CMD_PREV_GAP },
 	{ { 'x' },                              "x",              CMD_WORST_LAYER },
+	{ { 'K' },                              "K",              CMD_LONGEST_KERNEL },
 	{ { 'S' },                              "S",              CMD_WORST_SKEW },
 	{ { 'e' },                              "e",              CMD_NEXT_FINDING },
 	{ { 'P' },                              "P",              CMD_CRITICAL_PATH },
@@ -61,6 +63,8 @@ const struct binding keymap[] = {
 	{ { 'W' },                              "W",              CMD_SORT_WAITED },
 	{ { 'b' },                              "b",              CMD_MARK_BASELINE },
 	{ { 'D' },                              "D",              CMD_TOGGLE_DIFF },
+	{ { 'T' },                              "T",              CMD_TABLE_STEPS },
+	{ { 'L' },                              "L",              CMD_TABLE_LAYERS },
 	{ { KEYMAP_TAB },                       "Tab",            CMD_PANEL },
 	{ { '?' },                              "?",              CMD_HELP },
 	{ { 'q', 3 },                           "q Ctrl-C",       CMD_QUIT },
@@ -68,7 +72,7 @@ const struct binding keymap[] = {
 
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
-/* Linear: 48 bindings, one lookup per key press. */
+/* Linear: 52 bindings, one lookup per key press. */
 int
 keymap_lookup(int key)
 {

@@ -169,6 +169,22 @@ view_zoom_to(struct view *v, int64_t a, int64_t b)
 	return view_set_window(v, a - m, b + m, 1);
 }
 
+void
+view_list_move(const struct view *v, size_t *row, size_t *top, size_t n,
+    long by)
+{
+	long page = v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
+	long r = (long)*row + by;
+
+	r = r >= (long)n ? (long)n - 1 : r;
+	r = r < 0 ? 0 : r;
+	*row = (size_t)r;
+	if (*row < *top)
+		*top = *row;
+	if ((long)*row >= (long)*top + page)
+		*top = *row - (size_t)page + 1;
+}
+
 /* The column of ts, clamped onto the screen. */
 static int
 col_on_screen(const struct view *v, int64_t ts)

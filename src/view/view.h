@@ -76,9 +76,11 @@
 	X(NEXT_LAYER, "layer under the cursor, then the next (step: its first)") \
 	X(PREV_LAYER, "layer under the cursor, then the previous (step: last)") \
 	X(NEXT_OUTLIER, "outlier step under or after the cursor, then the next") \
+	X(SLOWEST_STEP, "the slowest step: select it and zoom to it") \
 	X(NEXT_GAP, "gap (bubble) under or after the cursor, then the next") \
 	X(PREV_GAP, "gap under or before the cursor, then the previous") \
 	X(WORST_LAYER, "the worst exposed-comm layer in view") \
+	X(LONGEST_KERNEL, "the longest kernel of the selected step or layer (none: in view)") \
 	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
 	X(NEXT_FINDING, "next finding: select it and go to its evidence (Enter: next range)") \
 	X(CRITICAL_PATH, "show or hide the critical path of the step in view: a lane and its split by kind") \
@@ -97,6 +99,8 @@
 	X(SORT_WAITED, "ranks by how long the others waited for them (again: by rank)") \
 	X(MARK_BASELINE, "mark the step in view as the baseline A (again: unmark it)") \
 	X(TOGGLE_DIFF, "diff table B - A: steps, layers, kernels (Enter: go to the row)") \
+	X(TABLE_STEPS, "table of the rank's steps, sorted by any column (Left Right; Enter: go to the row)") \
+	X(TABLE_LAYERS, "table of the layers of the step in view, sorted by any column") \
 	X(PANEL, "switch the panel: window, kernels, selection") \
 	X(HELP, "show or hide this help") \
 	X(QUIT, "quit")
@@ -139,6 +143,7 @@ enum view_mode {
 	                           v->xr and v->mx; always shown without
 	                           analyses */
 	VIEW_MODE_COMPARE_TABLE, /* the diff table B - A (D; view_compare.h) */
+	VIEW_MODE_TABLE,        /* the steps or layers table (T, L; view_table.h) */
 	VIEW_MODE_COUNT
 };
 
@@ -165,6 +170,7 @@ struct view_diag;               /* findings and memory: see view_diag.h */
 struct view_compare;                /* the diff table: see view_compare.h */
 struct view_nav;                /* the search's match set: see view_nav.h */
 struct view_whatif;             /* the critical path and what-if: view_whatif.h */
+struct vt_table;                /* the steps and layers tables: view_table.h */
 
 struct view {
 	const struct analysis *an;      /* nan analyses, by rank then device */
@@ -252,6 +258,7 @@ struct view {
 	                                   read with args (or NULL) */
 	uint32_t op_ev;
 	struct view_whatif *wi;         /* owned, NULL until first used */
+	struct vt_table *table;         /* owned, NULL until the first T or L */
 };
 
 /*
@@ -330,6 +337,12 @@ int view_do_common(struct view *v, enum view_cmd cmd);
  * changed, else VIEW_NONE.
  */
 int view_zoom_to(struct view *v, int64_t a, int64_t b);
+/*
+ * Moves a table's cursor *row (of n rows) by `by` rows, clamped, and its
+ * first row shown *top so that the cursor stays within a page (v->page).
+ */
+void view_list_move(const struct view *v, size_t *row, size_t *top, size_t n,
+    long by);
 /*
  * Centres [a, b) keeping the zoom (not pushed: a pan), or zooms to it
  * (view_zoom_to()) when it is wider than the window; the cursor goes to a.

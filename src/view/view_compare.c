@@ -264,16 +264,8 @@ int
 view_compare_move(struct view *v, long rows)
 {
 	struct view_compare *c = cmp(v);
-	long page = v->page > 0 ? v->page : VIEW_PAGE_DEFAULT;
-	long r = (long)c->row + rows, n = (long)c->t.nrows;
 
-	r = r >= n ? n - 1 : r;
-	r = r < 0 ? 0 : r;
-	c->row = (size_t)r;
-	if (c->row < c->top)
-		c->top = c->row;
-	if ((long)c->row >= (long)c->top + page)
-		c->top = c->row - (size_t)page + 1;
+	view_list_move(v, &c->row, &c->top, c->t.nrows, rows);
 	return VIEW_REPAINT;
 }
 

@@ -410,7 +410,7 @@ lanes_mode(const struct view *v)
 {
 	enum view_mode m = v->mode;
 
-	for (int i = v->nunder; m == VIEW_MODE_COMPARE_TABLE && i > 0; )
+	for (int i = v->nunder; (m == VIEW_MODE_COMPARE_TABLE || m == VIEW_MODE_TABLE) && i > 0; )
 		m = v->under[--i];
 	return m;
 }

@@ -16,6 +16,7 @@
 #include "base/xalloc.h"
 #include "model/trace.h"
 #include "view/view.h"
+#include "view/view_select.h"
 
 /* The names of one trace that match the query: one bit per strtab id. */
 struct match_names {
@@ -116,8 +117,8 @@ layer_ext_at(const void *items, size_t i, int64_t *a, int64_t *b)
 	layer_extent(&((const struct layer *)items)[i], a, b);
 }
 
-static int
-select_step(struct view *v, long i)
+int
+view_nav_select_step(struct view *v, long i)
 {
 	int64_t a, b;
 
@@ -127,8 +128,8 @@ select_step(struct view *v, long i)
 	return view_zoom_to(v, a, b) | VIEW_REPAINT;
 }
 
-static int
-select_layer(struct view *v, long i)
+int
+view_nav_select_layer(struct view *v, long i)
 {
 	int64_t a, b;
 
@@ -156,7 +157,7 @@ nav_step(struct view *v, int dir)
 		    dir > 0 ? "no next step" : "no previous step");
 		return VIEW_REPAINT;
 	}
-	return select_step(v, i);
+	return view_nav_select_step(v, i);
 }
 
 static int
@@ -178,7 +179,7 @@ nav_layer(struct view *v, int dir)
 			size_t j = dir > 0 ? k : an->nlayers - 1 - k;
 
 			if (an->layers[j].step == num)
-				return select_layer(v, (long)j);
+				return view_nav_select_layer(v, (long)j);
 		}
 	}
 	i = pick(v, v->sel == SEL_LAYER ? v->sel_index : -1, an->nlayers, dir,
@@ -188,7 +189,7 @@ nav_layer(struct view *v, int dir)
 		    dir > 0 ? "no next layer" : "no previous layer");
 		return VIEW_REPAINT;
 	}
-	return select_layer(v, i);
+	return view_nav_select_layer(v, i);
 }
 
 static int
@@ -229,7 +230,94 @@ next_outlier(struct view *v)
 		snprintf(v->message, sizeof v->message,
 		    "wrapped to the first outlier step");
 	}
-	return select_step(v, found);
+	return view_nav_select_step(v, found);
+}
+
+/* O: the slowest step (by its own time; ties: the first). */
+static int
+slowest_step(struct view *v)
+{
+	const struct analysis *an = view_current(v);
+	long best = -1;
+
+	for (size_t i = 0; i < an->nsteps; i++)
+		if (best < 0 || an->steps[i].end_ns - an->steps[i].start_ns >
+		    an->steps[best].end_ns - an->steps[best].start_ns)
+			best = (long)i;
+	if (best < 0) {
+		snprintf(v->message, sizeof v->message,
+		    "no ProfilerStep annotations in this trace");
+		return VIEW_REPAINT;
+	}
+	snprintf(v->message, sizeof v->message, "the slowest of %zu steps: #%lld",
+	    an->nsteps, (long long)an->steps[best].number);
+	return view_nav_select_step(v, best);
+}
+
+/*
+ * The longest of the activities of d starting in [a, b); with cb >= ca,
+ * only those whose launch call starts in [ca, cb] when any does.  EV_NONE
+ * if none.
+ */
+static uint32_t
+longest_in(const struct metrics *d, int64_t a, int64_t b, int64_t ca,
+    int64_t cb)
+{
+	const struct event *ev = d->t->events;
+	uint32_t best = EV_NONE, any = EV_NONE;
+
+	for (size_t k = metrics_first_at(d, a); k < d->nacts &&
+	    ev[d->acts[k]].ts_ns < b; k++) {
+		uint32_t i = d->acts[k];
+		const struct event *e = &ev[i];
+
+		if (any == EV_NONE || e->dur_ns > ev[any].dur_ns)
+			any = i;
+		if (cb >= ca && e->link != EV_NONE && ev[e->link].ts_ns >= ca &&
+		    ev[e->link].ts_ns <= cb &&
+		    (best == EV_NONE || e->dur_ns > ev[best].dur_ns))
+			best = i;
+	}
+	return best != EV_NONE ? best : any;
+}
+
+/* K: the longest kernel of the selected step or layer, else of the window. */
+static int
+longest_kernel(struct view *v)
+{
+	const struct analysis *an = view_current(v);
+	int64_t a = v->start_ns, b = v->end_ns, ca = 0, cb = -1;
+	char of[160] = "in view";
+	uint32_t ev;
+	int ch;
+
+	if (v->sel == SEL_STEP && v->sel_index >= 0 &&
+	    (size_t)v->sel_index < an->nsteps && an->steps[v->sel_index].has_gpu) {
+		const struct step *s = &an->steps[v->sel_index];
+
+		a = s->gpu_start_ns;
+		b = s->gpu_end_ns;
+		snprintf(of, sizeof of, "of step #%lld", (long long)s->number);
+	} else if (v->sel == SEL_LAYER && v->sel_index >= 0 &&
+	    (size_t)v->sel_index < an->nlayers && an->layers[v->sel_index].has_gpu) {
+		const struct layer *l = &an->layers[v->sel_index];
+
+		a = l->gpu_start_ns;
+		b = l->gpu_end_ns > a ? l->gpu_end_ns : a + 1;
+		ca = l->cpu_start_ns;
+		cb = l->cpu_end_ns;
+		snprintf(of, sizeof of, "of %.100s %s", trace_str(an->t, l->name),
+		    layers_phase_name(l->phase));
+	}
+	ev = longest_in(&an->dev, a, b, ca, cb);
+	if (ev == EV_NONE) {
+		snprintf(v->message, sizeof v->message, "no kernel %s", of);
+		return VIEW_REPAINT;
+	}
+	ch = view_select_goto(v, v->rank, ev);
+	snprintf(v->message, sizeof v->message, "the longest kernel %s "
+	    "(u: the op that launched it)", of);
+	return ch | VIEW_REPAINT;
 }
 
 static int
@@ -269,7 +357,7 @@ worst_layer(struct view *v)
 		    "no layer with GPU activity in view");
 		return VIEW_REPAINT;
 	}
-	return select_layer(v, best);
+	return view_nav_select_layer(v, best);
 }
 
 /* ---- gaps ---- */
@@ -658,7 +746,8 @@ needs_analysis(enum view_cmd cmd)
 	case CMD_NEXT_STEP: case CMD_PREV_STEP: case CMD_NEXT_OUTLIER:
 	case CMD_NEXT_LAYER: case CMD_PREV_LAYER: case CMD_WORST_LAYER:
 	case CMD_NEXT_GAP: case CMD_PREV_GAP: case CMD_ZOOM_SELECTED:
-	case CMD_NEXT_MATCH: case CMD_PREV_MATCH:
+	case CMD_NEXT_MATCH: case CMD_PREV_MATCH: case CMD_SLOWEST_STEP:
+	case CMD_LONGEST_KERNEL:
 		return 1;
 	default:
 		return 0;
@@ -700,6 +789,10 @@ view_nav_do(struct view *v, enum view_cmd cmd)
 		return nav_gap(v, -1);
 	case CMD_WORST_LAYER:
 		return worst_layer(v);
+	case CMD_SLOWEST_STEP:
+		return slowest_step(v);
+	case CMD_LONGEST_KERNEL:
+		return longest_kernel(v);
 	case CMD_NEXT_MATCH:
 		return jump_match(v, 1, 0);
 	case CMD_PREV_MATCH:

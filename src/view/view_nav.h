@@ -22,7 +22,8 @@ struct trace;
 
 /*
  * Runs cmd if it goes somewhere (ZOOM_SELECTED, NEXT/PREV_STEP, _LAYER,
- * _GAP, _MATCH, NEXT_OUTLIER, WORST_LAYER) and returns the enum
+ * _GAP, _MATCH, NEXT_OUTLIER, WORST_LAYER, SLOWEST_STEP, LONGEST_KERNEL)
+ * and returns the enum
  * view_change flags; returns -1 for any other command.  Without analyses it
  * says "no trace", without GPU activity "no GPU activity in this trace"
  * (matches and Enter excepted).  Where there is nothing to go to ("no next
@@ -32,7 +33,12 @@ struct trace;
  * from the selected gap or event, else from the cursor's time.  Outliers
  * and matches wrap around.  WORST_LAYER picks, among the layers whose GPU
  * extent overlaps the window, the one with the largest own_exposed_comm_ns
- * (ties: the earlier); when none has any, it only says so.  Enter on a
+ * (ties: the earlier); when none has any, it only says so.  SLOWEST_STEP
+ * selects the step of the largest own time (ties: the first).
+ * LONGEST_KERNEL selects (view_select_goto()) the longest GPU activity
+ * starting in the selected step's GPU extent, or the selected layer's
+ * (among those launched inside the layer's CPU span when any is), else in
+ * the window (ties: the first).  Enter on a
  * selected finding is not here (the lanes modes take it, command.c).
  * Costs: O(log n) per command, O(s) for steps/layers, O(n) per search
  * jump (one scan of the string table per new query).
@@ -62,6 +68,12 @@ view_name_match(const uint8_t *set, const struct event *e)
 {
 	return (set[e->name / 8] >> (e->name % 8)) & 1 && !(e->flags & EVF_COUNTER);
 }
+/*
+ * Selects step i (layer i) of the current rank and zooms to its extent, as
+ * ] and } do; for the tables' Enter (view_table.h).  Returns the change.
+ */
+int view_nav_select_step(struct view *v, long i);
+int view_nav_select_layer(struct view *v, long i);
 /* Frees v->nav; v->nav may be NULL. */
 void view_nav_free(struct view *v);
 
