@@ -303,8 +303,10 @@ enum event_class trace_classify(enum cat_kind kind);
  * trace_lower_bound() returns the first position in idx[lo .. hi) whose
  * event starts at or after ts_ns (hi if none), for idx ascending by start;
  * trace_track_lower_bound() the first event of track tr starting at or
- * after ts_ns, an index into t->events (tr->first + tr->count if none).
- * O(log n); they read only ts_ns.
+ * after ts_ns, an index into t->events (tr->first + tr->count if none);
+ * trace_track_lower_bound_from() the same among the track's events from
+ * index from (an index into t->events, tr->first .. its end) on.  O(log n);
+ * they read only ts_ns.
  */
 static inline size_t
 trace_lower_bound(const struct trace *t, const uint32_t *idx, size_t lo,
@@ -321,10 +323,10 @@ trace_lower_bound(const struct trace *t, const uint32_t *idx, size_t lo,
 	return lo;
 }
 static inline uint32_t
-trace_track_lower_bound(const struct trace *t, const struct track *tr,
-    int64_t ts_ns)
+trace_track_lower_bound_from(const struct trace *t, const struct track *tr,
+    uint32_t from, int64_t ts_ns)
 {
-	uint32_t lo = 0, hi = tr->count;
+	uint32_t lo = from - tr->first, hi = tr->count;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -335,6 +337,12 @@ trace_track_lower_bound(const struct trace *t, const struct track *tr,
 			hi = mid;
 	}
 	return tr->first + lo;
+}
+static inline uint32_t
+trace_track_lower_bound(const struct trace *t, const struct track *tr,
+    int64_t ts_ns)
+{
+	return trace_track_lower_bound_from(t, tr, tr->first, ts_ns);
 }
 
 /* Accessors. */

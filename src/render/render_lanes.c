@@ -91,24 +91,6 @@ column_cands(struct rctx *c, const struct trace *t, const struct track *tr,
 	}
 }
 
-/* The first of tr's events [from, tr's end) starting at or after ts_ns. */
-static uint32_t
-lower_bound_from(const struct trace *t, const struct track *tr, uint32_t from,
-    int64_t ts_ns)
-{
-	uint32_t lo = from - tr->first, hi = tr->count;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->events[tr->first + mid].ts_ns < ts_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return tr->first + lo;
-}
-
 /*
  * The candidates of column col of track ti of t.  The rows of one track are
  * drawn one after the other, so every column's candidates are found once
@@ -123,12 +105,12 @@ track_cands(struct rctx *c, const struct trace *t, uint32_t ti, int col)
 		uint32_t lo = tr->first, hi;
 
 		if (c->ncols > 0 && tr->count > 0)
-			lo = lower_bound_from(t, tr, lo, c->col_ns[0]);
+			lo = trace_track_lower_bound_from(t, tr, lo, c->col_ns[0]);
 		for (int k = 0; k < c->ncols; k++) {
 			c->cache[k].n = 0;
 			if (tr->count == 0)
 				continue;
-			hi = lower_bound_from(t, tr, lo, c->col_ns[k + 1]);
+			hi = trace_track_lower_bound_from(t, tr, lo, c->col_ns[k + 1]);
 			if (c->col_ns[k + 1] > c->col_ns[k])
 				column_cands(c, t, tr, c->col_ns[k], c->col_ns[k + 1],
 				    lo, hi, &c->cache[k]);
