@@ -63,8 +63,7 @@ title_text="  window +"
 hint_text="? help"
 T new-session -d -s gantty -x 200 -y 60 "cat" || { skip "the viewer in tmux" "no tmux server"; finish; }
 
-start resnet -- "'$resnet'"
-T resize-window -t resnet -x 200 -y 60
+start resnet 200x60 -- "'$resnet'"
 # 200x60 has room: the CPU lanes show by themselves; c hides, c shows
 wait_for resnet " python3 542" "200x60: the ResNet's CPU lanes, labelled by thread and tid"
 check "... ProfilerStep on the main thread's first lane" grep -qE '^ python3 542 .*ProfilerStep#' "$tmp/screen"
@@ -75,8 +74,7 @@ send resnet c
 wait_for resnet " python3 542" "c shows them again"
 send resnet q
 
-start negq -- "'$negq'"
-T resize-window -t negq -x 200 -y 60
+start negq 200x60 -- "'$negq'"
 send negq /
 T send-keys -t negq -l '^aten::mm$'
 send negq Enter

@@ -26,8 +26,7 @@ s = json.load(open(sys.argv[1]))["ranks"][0]["steps"]
 print(max(s, key=lambda x: (x["end_ns"] - x["start_ns"], -x["number"]))["number"])' "$tmp/ex.json")
 check "the example's slowest step is its outlier, 15" [ "$slow" = 15 ]
 
-start ex -- "'$example'"
-T resize-window -t ex -x 150 -y 45
+start ex 150x45 -- "'$example'"
 wait_for ex "slowest #15 (O)" "the step strip names the slowest step and its key"
 send ex T
 wait_for ex "steps of " "T: the steps table"
@@ -115,8 +114,7 @@ sys.exit(0 if abs(got - int(sys.argv[3])) <= 0.001 * int(sys.argv[3]) else 1)
 PY
 }
 
-start rn -- "'$resnet'"
-T resize-window -t rn -x 150 -y 45
+start rn 150x45 -- "'$resnet'"
 keys=0
 send rn O; keys=$((keys + 1))
 wait_for rn "the slowest of 3 steps: #$want_step" "O: the report's slowest step"

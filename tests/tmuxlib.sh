@@ -73,18 +73,24 @@ restored() {
 		fail "$2: the terminal is not restored (alternate screen, cursor, mouse: $(flag "$1" '#{alternate_on} #{cursor_flag} #{mouse_any_flag}'))"
 	fi
 }
-# start WIN [ENV=VALUE...] -- [ARGS...]: a fresh 120x40 shell window WIN,
-# then gantty ARGS (default: the bundled example) in it; waits for the first
-# frame.
+# start WIN [COLSxLINES] [ENV=VALUE...] -- [ARGS...]: a fresh shell window
+# WIN of that size (120x40 if not given), then gantty ARGS (default: the
+# bundled example) in it; waits for the first frame.  A test that wants
+# another size names it here rather than resizing the running viewer, whose
+# SIGWINCH a loaded machine may deliver only after the next key.
 start() {
 	win=$1; shift
+	wx=120 wy=40
+	case ${1:-} in
+	[0-9]*x[0-9]*) wx=${1%x*} wy=${1#*x}; shift ;;
+	esac
 	env=
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do env="$env $1"; shift; done
 	[ $# -gt 0 ] && shift
 	[ $# -eq 0 ] && set -- "'$example'"
 	rm -f "$tmp/pid"
 	T new-window -d -n "$win" "env PS1='gantty-test\$ ' ENV= sh"
-	T resize-window -t "$win" -x 120 -y 40
+	T resize-window -t "$win" -x "$wx" -y "$wy"
 	poll shows "$win" 'gantty-test$' || fail "$win: no shell prompt"
 	T send-keys -t "$win" "$env sh '$tmp/run.sh' $*; echo status=\$?" Enter
 	# the hint line is drawn last: once it shows, the whole frame does

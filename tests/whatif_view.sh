@@ -101,8 +101,7 @@ path_check() {
 		fail "$4"; sed 's/^/# /' "$tmp/why"; fi
 }
 
-start ex -- "'$example'"
-T resize-window -t ex -x 159 -y 50
+start ex 159x50 -- "'$example'"
 check "no critical path before P" sh -c "! grep -qF ' crit path' '$tmp/screen'"
 send ex P
 wait_for ex " crit path" "P: the critical path lane"
@@ -131,8 +130,7 @@ corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
 [ -d "$corpus" ] || { skip "the DLRM job in tmux" "no corpus at $corpus"; finish; }
 dlrm=$corpus/param/et_replay/tests/inputs/dlrm_kineto
 "$GANTTY" --report -q --what-if=none "$dlrm" >"$tmp/dlrm.txt"
-start dlrm -- "'$dlrm'"
-T resize-window -t dlrm -x 159 -y 50
+start dlrm 159x50 -- "'$dlrm'"
 send dlrm P
 wait_for dlrm " critical path #10 " "DLRM, 8 ranks: P, rank 0's step 10"
 path_check dlrm "$tmp/dlrm.txt" 0 "... the report's row for rank 0"

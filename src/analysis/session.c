@@ -18,6 +18,7 @@
 #include "base/ranges.h"
 #include "base/units.h"
 #include "base/xalloc.h"
+#include "base/job.h"
 #include "load/cache.h"
 #include "load/load.h"
 #include "model/comm.h"
@@ -159,7 +160,7 @@ session_load(struct session *s, const struct input_list *in,
 	L.err = xcalloc(in->n, sizeof *L.err);
 	pthread_mutex_init(&L.mu, NULL);
 	for (size_t i = 1; i < nthreads; i++)
-		if (pthread_create(&tids[started], NULL, load_worker, &L) == 0)
+		if (job_thread(&tids[started], load_worker, &L) == 0)
 			started++;
 	load_worker(&L);
 	for (size_t i = 0; i < started; i++)

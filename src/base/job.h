@@ -17,6 +17,13 @@ struct job {
 	void *arg;
 };
 
+/*
+ * pthread_create() for every thread gantty starts: the new thread blocks the
+ * signals that are meant for the process (SIGWINCH, SIGINT, SIGTERM, SIGHUP,
+ * ...), so that the kernel delivers them to the main thread, whose blocking
+ * read of the keyboard they must interrupt (tui.c).  Returns 0 or an errno.
+ */
+int job_thread(pthread_t *th, void *(*fn)(void *), void *arg);
 /* Starts fn(arg) on a thread of its own, if one can be created. */
 void job_start(struct job *j, void *(*fn)(void *), void *arg);
 /* Waits for fn(arg) to have run (running it now if no thread started). */

@@ -21,6 +21,7 @@
 #include "load/load_int.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
+#include "base/job.h"
 
 /*
  * A regular file is read in N chunks at once (load_opts.threads = N >= 2):
@@ -314,7 +315,7 @@ chunk_start(struct reader *rd)
 	c->rd.chunk = c;
 	c->rd.split_min = rd->split_min;
 	c->rd.split_threads = rd->split_threads - 1;
-	if (pthread_create(&c->thread, NULL, chunk_main, c) != 0) {
+	if (job_thread(&c->thread, chunk_main, c) != 0) {
 		c->rd.fd = fd;
 		chunk_free(c);
 		return;

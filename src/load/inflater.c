@@ -11,6 +11,7 @@
 
 #include "load/load_int.h"
 #include "base/xalloc.h"
+#include "base/job.h"
 
 /*
  * With more than one thread, gzip data is inflated by a thread of its own
@@ -82,7 +83,7 @@ inflater_start(struct reader *rd)
 		in->data[i] = xmalloc(READ_CHUNK);
 	pthread_mutex_init(&in->mu, NULL);
 	pthread_cond_init(&in->cv, NULL);
-	if (pthread_create(&in->thread, NULL, inflater_main, in) != 0) {
+	if (job_thread(&in->thread, inflater_main, in) != 0) {
 		pthread_cond_destroy(&in->cv);
 		pthread_mutex_destroy(&in->mu);
 		for (int i = 0; i < NBLOCK; i++)

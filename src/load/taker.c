@@ -18,6 +18,7 @@
 #include "load/load_int.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
+#include "base/job.h"
 
 /* One decoded field in a batch arena, followed by its text (strings, doubles). */
 struct op_field {
@@ -207,7 +208,7 @@ taker_start(struct reader *rd)
 	tk->tok = rd_tokener();
 	pthread_mutex_init(&tk->mu, NULL);
 	pthread_cond_init(&tk->cv, NULL);
-	if (pthread_create(&tk->thread, NULL, taker_main, tk) != 0) {
+	if (job_thread(&tk->thread, taker_main, tk) != 0) {
 		pthread_cond_destroy(&tk->cv);
 		pthread_mutex_destroy(&tk->mu);
 		json_tokener_free(tk->tok);

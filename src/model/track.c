@@ -11,6 +11,7 @@
 #include "base/ivset.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
+#include "base/job.h"
 
 /*
  * The deepest depth stored: rows (a uint16_t) must be able to count depths
@@ -300,7 +301,7 @@ track_build_all(struct trace *t)
 			load[w] += t->tracks[order[i]].count;
 		}
 		free(order);
-		two = pthread_create(&helper, NULL, track_build_half, &h[1]) == 0;
+		two = job_thread(&helper, track_build_half, &h[1]) == 0;
 		if (!two)
 			memset(half, 0, t->ntracks);
 	}
