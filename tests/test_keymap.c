@@ -177,3 +177,19 @@ Test(keymap, help_texts)
 	    "outlier step under or after the cursor, then the next");
 	cr_expect_str_eq(keymap_help(CMD_COUNT), "");
 }
+
+/* The ? overlay's briefs fit its three columns at 80x24. */
+Test(keymap, briefs_are_short)
+{
+	for (int c = 0; c < CMD_COUNT; c++) {
+		const char *b = keymap_brief((enum view_cmd)c);
+
+		cr_expect(b[0] != '\0', "command %d has no brief", c);
+		cr_expect(strlen(b) <= 14, "brief '%s' is longer than 14", b);
+	}
+	for (size_t i = 0; i < keymap_len; i++)
+		cr_expect(keymap[i].keys_brief == NULL ||
+		    strncmp(keymap[i].keys_text, keymap[i].keys_brief,
+		    strlen(keymap[i].keys_brief)) == 0,
+		    "'%s' is not the start of '%s'", keymap[i].keys_brief, keymap[i].keys_text);
+}

@@ -414,6 +414,30 @@ Test(render, help_overlay)
 		    keymap[i].keys_text);
 }
 
+/*
+ * At 80x24 the whole text does not fit, so every binding shows its keys and
+ * its brief, whole (the overlay once lost the last dozen, { and q among
+ * them); the footer says where the whole text is.
+ */
+Test(render, help_overlay_fits_80x24)
+{
+	F.v.help = 1;
+	fx_draw(80, 24);
+	cr_assert(frame_has("gantty keys"));
+	cr_assert(frame_has("--keys prints it whole"));
+	for (size_t i = 0; i < keymap_len; i++) {
+		char want[64];
+
+		snprintf(want, sizeof want, " %s ", keymap[i].keys_brief ?
+		    keymap[i].keys_brief : keymap[i].keys_text);
+		cr_expect(frame_has(want), "keys '%s'", want);
+		cr_expect(frame_has(keymap_brief(keymap[i].cmd)), "brief '%s' of %s",
+		    keymap_brief(keymap[i].cmd), keymap[i].keys_text);
+	}
+	cr_expect(frame_has(" { "));
+	cr_expect(frame_has(" q Ctrl-C "));
+}
+
 /* The first key of a hint's key text, as keymap_lookup() takes it. */
 static int
 hint_key(const char *k)

@@ -184,50 +184,102 @@ render_draw_hint(struct rctx *c, int y)
 	}
 }
 
+/*
+ * The help's layout: ncol columns of per rows, each column as wide as its
+ * widest keys and texts; brief: the short texts and keys (keymap_brief).
+ */
+enum { HELP_MAXCOL = 3, HELP_FULL_MIN = 28, HELP_BRIEF_MIN = 8 };
+struct help_lay {
+	int ncol, per, brief, bw;
+	int kgap, cgap;         /* between keys and text, between columns */
+	int keyw[HELP_MAXCOL], textw[HELP_MAXCOL];
+};
+
+static const char *
+help_keys(const struct help_lay *l, size_t i)
+{
+	return l->brief && keymap[i].keys_brief ? keymap[i].keys_brief :
+	    keymap[i].keys_text;
+}
+
+static const char *
+help_text(const struct help_lay *l, size_t i)
+{
+	return l->brief ? keymap_brief(keymap[i].cmd) : keymap_help(keymap[i].cmd);
+}
+
+/*
+ * Lays the help out in ncol columns within w columns, the texts giving way
+ * (the widest first) down to min.  Returns whether it fits w, and h rows
+ * (the title and the footer sit on the border).
+ */
+static int
+help_fit(struct rctx *c, struct help_lay *l, int ncol, int brief, int min,
+    int w, int h)
+{
+	int n = (int)keymap_len;
+	char tb[128];
+
+	memset(l, 0, sizeof *l);
+	l->ncol = ncol;
+	l->brief = brief;
+	l->per = (n + ncol - 1) / ncol;
+	l->kgap = brief ? 1 : 2;
+	l->cgap = brief ? 2 : 3;
+	for (int i = 0; i < n; i++) {
+		int col = i / l->per;
+		int kw = render_text_cols(render_text_for(c->ascii, help_keys(l, (size_t)i),
+		    tb, sizeof tb));
+		int tw = render_text_cols(help_text(l, (size_t)i));
+
+		l->keyw[col] = kw > l->keyw[col] ? kw : l->keyw[col];
+		l->textw[col] = tw > l->textw[col] ? tw : l->textw[col];
+	}
+	l->bw = 4 + (ncol - 1) * l->cgap;
+	for (int k = 0; k < ncol; k++)
+		l->bw += l->keyw[k] + l->kgap + l->textw[k];
+	while (l->bw > w - 2) {
+		int k = 0;
+
+		for (int j = 1; j < ncol; j++)
+			if (l->textw[j] > l->textw[k])
+				k = j;
+		if (l->textw[k] <= min)
+			break;
+		l->textw[k]--;
+		l->bw--;
+	}
+	return l->bw <= w - 2 && l->per + 2 <= h;
+}
+
+/*
+ * The ? overlay: every binding, with its whole text in one or two columns
+ * when they fit, else the briefs in up to three (all of them at 80x24);
+ * a terminal smaller still shows the rows that fit.
+ */
 void
 render_draw_help(struct rctx *c)
 {
-	enum { MAXCOL = 2 };
-	int w = c->g->w, h = c->g->h, n = (int)keymap_len, ncol, per;
-	int keyw[MAXCOL] = { 0, 0 }, helpw[MAXCOL] = { 0, 0 }, bw, bh, bx, by, x;
+	int w = c->g->w, h = c->g->h, n = (int)keymap_len, bw, bh, bx, by, x;
 	const struct glyphs *gl = c->gl;
-	char tb[128];
+	struct help_lay l;
+	int fits = help_fit(c, &l, 1, 0, HELP_FULL_MIN, w, h) ||
+	    help_fit(c, &l, 2, 0, HELP_FULL_MIN, w, h);
 
-	/* one column when the rows fit (title and footer sit on the border) */
-	ncol = n + 2 <= h ? 1 : 2;
-	for (;;) {
-		per = (n + ncol - 1) / ncol;
-		keyw[0] = keyw[1] = helpw[0] = helpw[1] = 0;
-		for (int i = 0; i < n; i++) {
-			int col = i / per;
-			int kw = render_text_cols(render_text_for(c->ascii, keymap[i].keys_text, tb,
-			    sizeof tb));
-			int hw = render_text_cols(keymap_help(keymap[i].cmd));
-
-			keyw[col] = kw > keyw[col] ? kw : keyw[col];
-			helpw[col] = hw > helpw[col] ? hw : helpw[col];
-		}
-		bw = 4 + (ncol - 1) * 3;
-		for (int k = 0; k < ncol; k++)
-			bw += keyw[k] + 2 + helpw[k];
-		/* too wide: the help texts give way, the widest first */
-		while (bw > w - 2 && (helpw[0] > 12 || helpw[1] > 12)) {
-			int k = ncol > 1 && helpw[1] > helpw[0] ? 1 : 0;
-
-			helpw[k]--;
-			bw--;
-		}
-		if (bw <= w - 2 || ncol == 1)
-			break;
-		ncol = 1;       /* a small terminal: the rows that fit, cut */
-	}
+	for (int ncol = 1; !fits && ncol <= HELP_MAXCOL; ncol++)
+		fits = help_fit(c, &l, ncol, 1, HELP_BRIEF_MIN, w, h);
+	if (!fits)
+		help_fit(c, &l, HELP_MAXCOL, 1, HELP_BRIEF_MIN, w, h);
+	bw = l.bw;
 	if (bw > w - 2) {
-		helpw[0] -= bw - (w - 2);
+		l.textw[0] -= bw - (w - 2);
+		if (l.textw[0] < 0)
+			l.textw[0] = 0;
 		bw = w - 2;
 	}
 	if (bw > w)
 		bw = w;
-	bh = per + 2;
+	bh = l.per + 2;
 	if (bh > h)
 		bh = h;
 	bx = (w - bw) / 2;
@@ -246,19 +298,21 @@ render_draw_help(struct rctx *c)
 	grid_put(c->g, bx, by + bh - 1, gl->bl, ROLE_HELP);
 	grid_put(c->g, bx + bw - 1, by + bh - 1, gl->br, ROLE_HELP);
 	render_put_text(c, bx + 2, by, bw - 4, ROLE_LABEL, " gantty keys ");
-	render_put_text(c, bx + 2, by + bh - 1, bw - 4, ROLE_HELP, " ? closes this help ");
+	render_put_text(c, bx + 2, by + bh - 1, bw - 4, ROLE_HELP,
+	    l.brief ? " ? closes this help; --keys prints it whole " :
+	    " ? closes this help ");
 	x = bx + 2;
-	for (int k = 0; k < ncol; k++) {
-		for (int i = k * per; i < n && i < (k + 1) * per; i++) {
-			int y = by + 1 + (i - k * per);
+	for (int k = 0; k < l.ncol; k++) {
+		for (int i = k * l.per; i < n && i < (k + 1) * l.per; i++) {
+			int y = by + 1 + (i - k * l.per);
 
 			if (y > by + bh - 2)
 				break;
-			render_put_fit(c, x, y, keyw[k], ROLE_LABEL, keymap[i].keys_text);
-			render_put_fit(c, x + keyw[k] + 2, y, helpw[k], ROLE_HELP,
-			    keymap_help(keymap[i].cmd));
+			render_put_fit(c, x, y, l.keyw[k], ROLE_LABEL, help_keys(&l, (size_t)i));
+			render_put_fit(c, x + l.keyw[k] + l.kgap, y, l.textw[k], ROLE_HELP,
+			    help_text(&l, (size_t)i));
 		}
-		x += keyw[k] + 2 + helpw[k] + 3;
+		x += l.keyw[k] + l.kgap + l.textw[k] + l.cgap;
 	}
 }
 

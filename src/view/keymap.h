@@ -35,6 +35,7 @@ struct binding {
 	int keys[KEYMAP_MAX_KEYS];      /* 0-terminated when shorter */
 	const char *keys_text;          /* as the help shows them, e.g. "← h a" */
 	enum view_cmd cmd;
+	const char *keys_brief;         /* the keys in the brief help; NULL: keys_text */
 };
 
 /* The bindings, in help order; keymap_len entries. */
@@ -45,5 +46,7 @@ extern const size_t keymap_len;
 int keymap_lookup(int key);
 /* Returns the help text of a command (from VIEW_COMMANDS). */
 const char *keymap_help(enum view_cmd cmd);
+/* Returns its brief (at most 14 columns), for a help that must be short. */
+const char *keymap_brief(enum view_cmd cmd);
 
 #endif

@@ -47,66 +47,67 @@
 #define VIEW_PAGE_DEFAULT 10
 
 /*
- * Commands: X(name, what it does), in the order of the help.  The key
- * table (keymap.c) binds keys to them.
+ * Commands: X(name, brief, what it does), in the order of the help.  The
+ * key table (keymap.c) binds keys to them; the brief, at most 14 columns,
+ * is what the ? overlay shows when the whole text does not fit (80x24).
  */
 #define VIEW_COMMANDS(X) \
-	X(PAN_LEFT, "pan left") \
-	X(PAN_RIGHT, "pan right") \
-	X(LANE_UP, "focus the lane above (the lanes scroll with it; overview, matrix: scroll)") \
-	X(LANE_DOWN, "focus the lane below") \
-	X(NEXT_EVENT, "select the event under the cursor in the focused lane, then the next") \
-	X(PREV_EVENT, "select the event under the cursor in the focused lane, then the previous") \
-	X(FOLLOW_LINK, "jump between a kernel and its launch call (an op: its first kernel)") \
-	X(LAUNCH_OP, "the op that launched the selected kernel (a CPU event: the one around it)") \
-	X(CLICK, "select the event under the pointer; the cursor goes there") \
-	X(PAGE_UP, "scroll a page up (lanes, matrix, diff table)") \
-	X(PAGE_DOWN, "scroll a page down") \
-	X(ZOOM_IN, "zoom in around the cursor") \
-	X(ZOOM_OUT, "zoom out around the cursor") \
-	X(ZOOM_SELECTED, "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
-	X(FIT, "fit everything") \
-	X(FIT_RANK, "fit the current rank's own GPU span: the report's window") \
-	X(UNZOOM, "undo the last zoom") \
-	X(MARK_A, "set mark 1 at the cursor: with both marks the panel measures the range") \
-	X(MARK_B, "set mark 2 at the cursor") \
-	X(CLEAR_MARKS, "clear the marks: the panel measures the window again") \
-	X(NEXT_STEP, "step under the cursor, then the next") \
-	X(PREV_STEP, "step under the cursor, then the previous") \
-	X(NEXT_LAYER, "layer under the cursor, then the next (step: its first)") \
-	X(PREV_LAYER, "layer under the cursor, then the previous (step: last)") \
-	X(NEXT_OUTLIER, "outlier step under or after the cursor, then the next") \
-	X(SLOWEST_STEP, "the slowest step: select it and zoom to it") \
-	X(NEXT_GAP, "gap (bubble) under or after the cursor, then the next") \
-	X(PREV_GAP, "gap under or before the cursor, then the previous") \
-	X(WORST_LAYER, "the worst exposed-comm layer in view") \
-	X(LONGEST_KERNEL, "the longest kernel of the selected step or layer (none: in view)") \
-	X(WORST_SKEW, "the next-worst collective arrival skew across ranks") \
-	X(NEXT_FINDING, "next finding: select it and go to its evidence (Enter: next range)") \
-	X(CRITICAL_PATH, "show or hide the critical path of the step in view: a lane and its split by kind") \
-	X(NEXT_WHATIF, "what-if: the next scenario's gain over the step in view (comm=2, no-host-wait...)") \
-	X(SEARCH, "search event names (a regular expression; see VIEWER)") \
-	X(NEXT_MATCH, "next match") \
-	X(PREV_MATCH, "previous match") \
-	X(NEXT_RANK, "next rank") \
-	X(PREV_RANK, "previous rank") \
-	X(TOGGLE_CPU, "show or hide the CPU lanes (shown by themselves when there is room)") \
-	X(TOGGLE_PYTHON, "show or fold away with_stack's Python frames in the CPU lanes") \
-	X(TOGGLE_COUNTERS, "show or hide the counter lanes (C events)") \
-	X(TOGGLE_OVERVIEW, "overview: one bubble lane per rank, or all lanes") \
-	X(TOGGLE_MATRIX, "rank x step matrix: every rank's step times, outliers marked") \
-	X(TOGGLE_MEMORY, "show or hide the memory lanes") \
-	X(SORT_WAITED, "ranks by how long the others waited for them (again: by rank)") \
-	X(MARK_BASELINE, "mark the step in view as the baseline A (again: unmark it)") \
-	X(TOGGLE_DIFF, "diff table B - A: steps, layers, kernels (Enter: go to the row)") \
-	X(TABLE_STEPS, "table of the rank's steps, sorted by any column (Left Right; Enter: go to the row)") \
-	X(TABLE_LAYERS, "table of the layers of the step in view, sorted by any column") \
-	X(PANEL, "switch the panel: window, kernels, selection") \
-	X(HELP, "show or hide this help") \
-	X(QUIT, "quit")
+	X(PAN_LEFT, "pan left", "pan left") \
+	X(PAN_RIGHT, "pan right", "pan right") \
+	X(LANE_UP, "lane above", "focus the lane above (the lanes scroll with it; overview, matrix: scroll)") \
+	X(LANE_DOWN, "lane below", "focus the lane below") \
+	X(NEXT_EVENT, "select next", "select the event under the cursor in the focused lane, then the next") \
+	X(PREV_EVENT, "select prev", "select the event under the cursor in the focused lane, then the previous") \
+	X(FOLLOW_LINK, "kernel/launch", "jump between a kernel and its launch call (an op: its first kernel)") \
+	X(LAUNCH_OP, "launching op", "the op that launched the selected kernel (a CPU event: the one around it)") \
+	X(CLICK, "select there", "select the event under the pointer; the cursor goes there") \
+	X(PAGE_UP, "page up", "scroll a page up (lanes, matrix, diff table)") \
+	X(PAGE_DOWN, "page down", "scroll a page down") \
+	X(ZOOM_IN, "zoom in", "zoom in around the cursor") \
+	X(ZOOM_OUT, "zoom out", "zoom out around the cursor") \
+	X(ZOOM_SELECTED, "go to selected", "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
+	X(FIT, "fit everything", "fit everything") \
+	X(FIT_RANK, "fit rank's GPU", "fit the current rank's own GPU span: the report's window") \
+	X(UNZOOM, "undo zoom", "undo the last zoom") \
+	X(MARK_A, "mark 1", "set mark 1 at the cursor: with both marks the panel measures the range") \
+	X(MARK_B, "mark 2", "set mark 2 at the cursor") \
+	X(CLEAR_MARKS, "clear marks", "clear the marks: the panel measures the window again") \
+	X(NEXT_STEP, "next step", "step under the cursor, then the next") \
+	X(PREV_STEP, "previous step", "step under the cursor, then the previous") \
+	X(NEXT_LAYER, "next layer", "layer under the cursor, then the next (step: its first)") \
+	X(PREV_LAYER, "previous layer", "layer under the cursor, then the previous (step: last)") \
+	X(NEXT_OUTLIER, "next outlier", "outlier step under or after the cursor, then the next") \
+	X(SLOWEST_STEP, "slowest step", "the slowest step: select it and zoom to it") \
+	X(NEXT_GAP, "next gap", "gap (bubble) under or after the cursor, then the next") \
+	X(PREV_GAP, "previous gap", "gap under or before the cursor, then the previous") \
+	X(WORST_LAYER, "worst exposed", "the worst exposed-comm layer in view") \
+	X(LONGEST_KERNEL, "longest kernel", "the longest kernel of the selected step or layer (none: in view)") \
+	X(WORST_SKEW, "worst skew", "the next-worst collective arrival skew across ranks") \
+	X(NEXT_FINDING, "next finding", "next finding: select it and go to its evidence (Enter: next range)") \
+	X(CRITICAL_PATH, "critical path", "show or hide the critical path of the step in view: a lane and its split by kind") \
+	X(NEXT_WHATIF, "next what-if", "what-if: the next scenario's gain over the step in view (comm=2, no-host-wait...)") \
+	X(SEARCH, "search names", "search event names (a regular expression; see VIEWER)") \
+	X(NEXT_MATCH, "next match", "next match") \
+	X(PREV_MATCH, "previous match", "previous match") \
+	X(NEXT_RANK, "next rank", "next rank") \
+	X(PREV_RANK, "previous rank", "previous rank") \
+	X(TOGGLE_CPU, "CPU lanes", "show or hide the CPU lanes (shown by themselves when there is room)") \
+	X(TOGGLE_PYTHON, "Python frames", "show or fold away with_stack's Python frames in the CPU lanes") \
+	X(TOGGLE_COUNTERS, "counter lanes", "show or hide the counter lanes (C events)") \
+	X(TOGGLE_OVERVIEW, "overview", "overview: one bubble lane per rank, or all lanes") \
+	X(TOGGLE_MATRIX, "rank x step", "rank x step matrix: every rank's step times, outliers marked") \
+	X(TOGGLE_MEMORY, "memory lanes", "show or hide the memory lanes") \
+	X(SORT_WAITED, "ranks by wait", "ranks by how long the others waited for them (again: by rank)") \
+	X(MARK_BASELINE, "baseline A", "mark the step in view as the baseline A (again: unmark it)") \
+	X(TOGGLE_DIFF, "diff B - A", "diff table B - A: steps, layers, kernels (Enter: go to the row)") \
+	X(TABLE_STEPS, "steps table", "table of the rank's steps, sorted by any column (Left Right; Enter: go to the row)") \
+	X(TABLE_LAYERS, "layers table", "table of the layers of the step in view, sorted by any column") \
+	X(PANEL, "switch panel", "switch the panel: window, kernels, selection") \
+	X(HELP, "this help", "show or hide this help") \
+	X(QUIT, "quit", "quit")
 
 enum view_cmd {
-#define X(name, what) CMD_##name,
+#define X(name, brief, what) CMD_##name,
 	VIEW_COMMANDS(X)
 #undef X
 	CMD_COUNT
