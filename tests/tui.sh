@@ -111,7 +111,7 @@ wait_for main " q Ctrl-C quit " "80x24: ? shows every binding, the last (q) too"
 check "80x24: ... { among them" grep -qF ' {   previous layer ' "$tmp/screen"
 check "80x24: ... and says where the whole text is" grep -qF -- '--keys prints it whole' "$tmp/screen"
 send main '?'
-if poll sh -c "tmux -S '$sock' capture-pane -p -t main | ! grep -qF 'gantty keys'"
+if poll sh -c "! tmux -S '$sock' capture-pane -p -t main | grep -qF 'gantty keys'"
 then pass "80x24: ? closes the help"; else fail "80x24: ? closes the help"; fi
 T resize-window -t main -x 30 -y 8
 wait_for main "terminal too small:" "30x8 shows the too-small message"
