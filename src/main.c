@@ -30,6 +30,8 @@
 #include "main/cli.h"
 #include "main/viewer.h"
 #include "render/render.h"
+#include "analysis/compare.h"
+#include "report/fold.h"
 #include "report/report.h"
 #include "report/report_analyses.h"
 #include "report/report_compare.h"
@@ -231,6 +233,13 @@ open_report_rank(const struct cli *c, const struct report_rank *r)
 	return EXIT_INPUT;
 }
 
+/* Where a report goes: text folded to fit 100 columns (fold.h), else stdout. */
+static FILE *
+report_out(const struct cli *c)
+{
+	return c->fmt == REPORT_TEXT ? fold_open(stdout, FOLD_WIDTH) : stdout;
+}
+
 /*
  * --reports: the per-rank reports (report/report_input.h) shown as the
  * cross-rank report, a frame, or the viewer's matrix, from which Enter
@@ -264,7 +273,10 @@ run_reports(const struct cli *c, const struct input_list *in)
 	}
 	x = report_input_match(&r, c->align);
 	if (c->mode == MODE_REPORT) {
-		if (report_write_cross(stdout, c->fmt, &r.set, x, c->ascii) < 0) {
+		FILE *out = report_out(c);
+
+		if (report_write_cross(out, c->fmt, &r.set, x, c->ascii) < 0 ||
+		    fold_close(out, stdout) < 0) {
 			perror("gantty: writing the report");
 			status = EXIT_INPUT;
 		}
@@ -329,15 +341,25 @@ run_mode(const struct cli *c, struct session *s)
 			say("%s", s->err);
 			return EXIT_INPUT;
 		}
-		if (report_compare_write(stdout, c->fmt, d.a, d.b, &d.d, c->ascii) < 0) {
+		FILE *out = report_out(c);
+
+		struct compare_verdict vd;
+
+		compare_verdict(&d.d, &vd);
+		if (c->fail_above >= 0 && vd.change_pct > c->fail_above)
+			status = EXIT_REGRESSION;
+		if (report_compare_write(out, c->fmt, d.a, d.b, &d.d, c->fail_above,
+		    c->ascii) < 0 || fold_close(out, stdout) < 0) {
 			perror("gantty: writing the diff");
 			status = EXIT_INPUT;
 		}
 		session_diff_free(&d);
 	} else if (c->mode == MODE_REPORT) {
-		if (report_analyses_write(stdout, c->fmt, &c->opts, s->origin_ns, s->an,
+		FILE *out = report_out(c);
+
+		if (report_analyses_write(out, c->fmt, &c->opts, s->origin_ns, s->an,
 		    s->n_analyses, c->rank < 0 ? s->align_ns : NULL, s->unaligned,
-		    c->ascii) < 0) {
+		    c->ascii) < 0 || fold_close(out, stdout) < 0) {
 			perror("gantty: writing the report");
 			status = EXIT_INPUT;
 		}

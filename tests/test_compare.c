@@ -202,3 +202,79 @@ Test(compare, align_offset_lines_up_the_first_steps)
 	trace_free(&ta);
 	trace_free(&tb);
 }
+
+/* Steps numbered first .. first + n - 1, each d us long with one kernel. */
+static void
+steps_from(struct trace *t, int64_t first, int n, int64_t d)
+{
+	next_corr = 1;
+	j_begin();
+	for (int i = 0; i < n; i++) {
+		int64_t s = 10 + (int64_t)i * 200;
+
+		step((int)first + i, s, s + d);
+		kernel(1, s + 1, "gemm_fwd", s + 5, s + d - 5);
+	}
+	j_load(t);
+}
+
+static void
+pair(int64_t fa, int na, int64_t da, int64_t fb, int nb, int64_t db,
+    struct compare *d, struct trace *ta, struct trace *tb,
+    struct analysis *a, struct analysis *b)
+{
+	struct analysis_opts o = j_opts();
+
+	steps_from(ta, fa, na, da);
+	steps_from(tb, fb, nb, db);
+	analysis_build(a, ta, 0, &o);
+	analysis_build(b, tb, 0, &o);
+	compare_build(d, a, b);
+}
+
+/*
+ * Steps pair by number when A and B share one: A's #1-#3 against B's #2-#4
+ * gives #1 (A only), #2, #3 and #4 (B only); the verdict measures #2 and
+ * #3 only.  Without a common number they pair by position.
+ */
+Test(compare, steps_pair_by_number_else_by_position)
+{
+	struct trace ta, tb;
+	struct analysis a, b;
+	struct compare d;
+	struct compare_verdict v;
+
+	pair(1, 3, 100, 2, 3, 110, &d, &ta, &tb, &a, &b);
+	cr_assert(d.by_number);
+	cr_assert_eq(d.nsteps, 4);
+	cr_expect(d.steps[0].has_a && !d.steps[0].has_b && d.steps[0].number_a == 1);
+	for (int i = 1; i <= 2; i++)
+		cr_expect(d.steps[i].has_a && d.steps[i].has_b &&
+		    d.steps[i].number_a == i + 1 && d.steps[i].number_b == i + 1);
+	cr_expect(!d.steps[3].has_a && d.steps[3].has_b && d.steps[3].number_b == 4);
+	compare_verdict(&d, &v);
+	cr_expect_eq(v.steps, 2);
+	cr_expect_eq(v.a_ns, 2 * 100 * US);
+	cr_expect_eq(v.b_ns, 2 * 110 * US);
+	cr_expect_float_eq(v.change_pct, 10.0, 1e-9);
+	compare_free(&d);
+	analysis_free(&a);
+	analysis_free(&b);
+	trace_free(&ta);
+	trace_free(&tb);
+
+	pair(1, 2, 100, 5, 3, 90, &d, &ta, &tb, &a, &b);
+	cr_assert(!d.by_number);
+	cr_assert_eq(d.nsteps, 3);
+	cr_expect(d.steps[0].number_a == 1 && d.steps[0].number_b == 5);
+	cr_expect(d.steps[1].number_a == 2 && d.steps[1].number_b == 6);
+	cr_expect(!d.steps[2].has_a && d.steps[2].number_b == 7);
+	compare_verdict(&d, &v);
+	cr_expect_eq(v.steps, 2);
+	cr_expect_float_eq(v.change_pct, -10.0, 1e-9);
+	compare_free(&d);
+	analysis_free(&a);
+	analysis_free(&b);
+	trace_free(&ta);
+	trace_free(&tb);
+}

@@ -53,35 +53,34 @@ file_has "$tmp/out" "  window +" "the rank with it has its window"
 
 # ---- long names elided in the middle, in text only -------------------------
 # A 2,110-character kernel name (template arguments, as real ones are) and a
-# thread name as long: the text keeps the first 60 and the last 59
-# characters around U+2026, 120 in all ("..." and 59 + 58 where the output
-# is not UTF-8); the JSON keeps them whole.
+# thread name as long: the text keeps the start and the end around U+2026,
+# as many columns as keep the row within 100 (the top kernels' name column
+# is 69 wide: 34 + 34, "..." and 33 + 33 where the output is not UTF-8; the
+# diff's 55: 27 + 27; the tracks' 39: 19 and the end); the JSON keeps them
+# whole.
 long="sm90_gemm<$(printf 'float, %.0s' $(seq 300))int>(int)"
 thread="worker_$(printf 'x%.0s' $(seq 300))_end"
 sed -e "s/\"sm90_gemm\"/\"$long\"/" \
     -e "s/\"tid\": 100, \"args\": {\"name\": \"python3\"/\"tid\": 100, \"args\": {\"name\": \"$thread\"/" \
     "$fx/small.json" >"$tmp/long.json"
-head60=$(printf '%s' "$long" | cut -c1-60)
-tail59=$(printf '%s' "$long" | rev | cut -c1-59 | rev)
-head59=$(printf '%s' "$long" | cut -c1-59)
-tail58=$(printf '%s' "$long" | rev | cut -c1-58 | rev)
+ends() { printf '%s' "$long" | cut -c1-$1; printf '%s' "$3"; printf '%s' "$long" | rev | cut -c1-$2 | rev; }
 # a UTF-8 locale to run in, where there is one
 utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^(C|en_US)\.utf-?8$')
 if [ -n "$utf8" ]; then
 expect 0 "a kernel name of 2,110 characters" env LC_ALL="$utf8" "$GANTTY" --report "$tmp/long.json"
-file_has "$tmp/out" "compute $head60…$tail59" \
+file_has "$tmp/out" "compute $(ends 34 34 …)" \
     "the top kernel's name keeps its start and end around …"
 check "no line of the text holds the whole name" sh -c "! grep -qF -- '$long' '$tmp/out'"
-file_has "$tmp/out" "$(printf '%s' "$thread" | cut -c1-60)…" "a long thread name is elided too"
+file_has "$tmp/out" "$(printf '%s' "$thread" | cut -c1-19)…" "a long thread name is elided too"
 expect 0 "--diff of it" env LC_ALL="$utf8" "$GANTTY" --diff "$tmp/long.json" "$fx/small.json"
-file_has "$tmp/out" "$head60…$tail59" "--diff elides the kernel name as well"
+file_has "$tmp/out" "$(ends 27 27 …)" "--diff elides the kernel name as well"
 else
 	skip "names elided with … in a UTF-8 locale" "no UTF-8 locale here"
 fi
 expect 0 "the same in a locale that is not UTF-8" env LC_ALL=C "$GANTTY" --report "$tmp/long.json"
-file_has "$tmp/out" "compute $head59...$tail58" "there the mark is ..."
+file_has "$tmp/out" "compute $(ends 33 33 ...)" "there the mark is ..."
 expect 0 "--ascii" "$GANTTY" --report --ascii "$tmp/long.json"
-file_has "$tmp/out" "compute $head59...$tail58" "--ascii marks it with ... too"
+file_has "$tmp/out" "compute $(ends 33 33 ...)" "--ascii marks it with ... too"
 expect 0 "the JSON report of it" "$GANTTY" --report --format=json "$tmp/long.json"
 file_has "$tmp/out" "\"name\": \"$long\"" "the JSON has the whole kernel name"
 file_has "$tmp/out" "\"name\": \"$thread\"" "and the whole thread name"
@@ -190,8 +189,51 @@ else
 	skip "real traces' headers" "no corpus"
 fi
 # the generated ranks' bus bandwidth is the same on each: no slowest and fastest
-"$GANTTY" --report -q "$g" | sed -n 4p >"$tmp/bw"
+"$GANTTY" --report -q "$g" | sed -n 4,5p | tr -s "\n " "  " >"$tmp/bw"
 file_has "$tmp/bw" "; the same on the 16 participants measured" \
     "bus bandwidth alike everywhere: no 'slowest X, fastest X' of one value"
+
+# ---- every line within 100 columns (issue 35) ------------------------------
+# Remedies, findings and the MFU line fold at spaces, indented under their
+# line; kernel names in the tables are elided in the middle instead.  The
+# bundled example (remedies, 120-column kernel names), then every corpus
+# trace with steps that the other tests use, as --report, --what-if and --diff.
+wide() {
+	"$PYTHON3" -c '
+import sys, unicodedata
+bad = [l for l in sys.stdin.read().split("\n")
+       if sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l) > 100]
+for l in bad[:3]:
+    print("# %d: %s" % (len(l), l))
+sys.exit(1 if bad else 0)'
+}
+fits() {
+	name=$1; shift
+	if "$GANTTY" -q "$@" 2>/dev/null | wide >"$tmp/wide"; then pass "$name"; else
+		fail "$name"; cat "$tmp/wide"; fi
+}
+if [ -n "$PYTHON3" ]; then
+	ex=$top_srcdir/share/example.json.gz
+	"$GANTTY" --report -q "$ex" >"$tmp/ex.txt"
+	file_has "$tmp/ex.txt" "      remedy: " "the example's report has remedies"
+	fits "the example's report fits 100 columns" --report --what-if=comm=2 "$ex"
+	fits "... its --diff too" --diff "$ex" "$g"
+	corpus=${GANTTY_CORPUS:-$top_srcdir/../shared/corpus}
+	if [ -d "$corpus" ]; then
+		for t in tracelens/tests/traces/mi300/resnet_act_checkpoint.json.gz \
+		    param/et_replay/tests/inputs/dlrm_kineto \
+		    hta/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz; do
+			fits "$t: the report fits 100 columns" --report --what-if=comm=2 \
+			    "$corpus/$t"
+		done
+		fits "the hta trace_diff pair's --diff fits 100 columns" --diff \
+		    "$corpus/hta/tests/data/trace_diff/control/control.json.gz" \
+		    "$corpus/hta/tests/data/trace_diff/test/test.json.gz"
+	else
+		skip "corpus reports within 100 columns" "no corpus at $corpus"
+	fi
+else
+	skip "lines within 100 columns" "no python3"
+fi
 
 finish

@@ -2,6 +2,7 @@
 
 #include "analysis/compare.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,99 @@ add_steps(struct compare *d, const struct analysis *a, int side)
 		if (s->has_gpu)
 			measure(a, s->gpu_start_ns, s->gpu_end_ns, m);
 	}
+}
+
+/* A side of a step row, to pair by number. */
+struct side_step {
+	int64_t number;
+	struct compare_metrics m;
+};
+
+static int
+by_number(const void *x, const void *y)
+{
+	int64_t a = ((const struct side_step *)x)->number;
+	int64_t b = ((const struct side_step *)y)->number;
+
+	return (a > b) - (a < b);
+}
+
+/* Side side's steps of the rows, sorted by number; 0 if a number repeats. */
+static int
+side_steps(const struct compare *d, int side, struct side_step *out, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < d->nsteps; i++) {
+		const struct compare_step *p = &d->steps[i];
+
+		if (side ? !p->has_b : !p->has_a)
+			continue;
+		out[*n].number = side ? p->number_b : p->number_a;
+		out[*n].m = side ? p->b : p->a;
+		(*n)++;
+	}
+	qsort(out, *n, sizeof *out, by_number);
+	for (size_t i = 1; i < *n; i++)
+		if (out[i].number == out[i - 1].number)
+			return 0;
+	return 1;
+}
+
+/*
+ * Pairs the step rows by step number when A and B have one in common and
+ * neither repeats a number: one row per number of either side, in order.
+ * Else they stay paired by position.
+ */
+static void
+pair_by_number(struct compare *d)
+{
+	struct side_step *sa, *sb;
+	struct compare_step *rows;
+	size_t na, nb, i = 0, k = 0, n = 0;
+	int common = 0;
+
+	if (d->nsteps == 0)
+		return;
+	sa = xcalloc(d->nsteps, sizeof *sa);
+	sb = xcalloc(d->nsteps, sizeof *sb);
+	if (!side_steps(d, 0, sa, &na) || !side_steps(d, 1, sb, &nb))
+		goto out;
+	for (size_t x = 0, y = 0; x < na && y < nb && !common;) {
+		if (sa[x].number == sb[y].number)
+			common = 1;
+		else if (sa[x].number < sb[y].number)
+			x++;
+		else
+			y++;
+	}
+	if (!common)
+		goto out;
+	rows = xcalloc(na + nb, sizeof *rows);
+	while (i < na || k < nb) {
+		struct compare_step *p = &rows[n];
+		int take_a = i < na && (k >= nb || sa[i].number <= sb[k].number);
+		int take_b = k < nb && (i >= na || sb[k].number <= sa[i].number);
+
+		p->index = n++;
+		p->number_a = p->number_b = -1;
+		if (take_a) {
+			p->has_a = 1;
+			p->number_a = sa[i].number;
+			p->a = sa[i++].m;
+		}
+		if (take_b) {
+			p->has_b = 1;
+			p->number_b = sb[k].number;
+			p->b = sb[k++].m;
+		}
+	}
+	free(d->steps);
+	d->steps = rows;
+	d->nsteps = n;
+	d->by_number = 1;
+out:
+	free(sa);
+	free(sb);
 }
 
 static void
@@ -231,6 +325,7 @@ compare_build(struct compare *d, const struct analysis *a, const struct analysis
 	window_of(b, &d->wb);
 	add_steps(d, a, 0);
 	add_steps(d, b, 1);
+	pair_by_number(d);
 	add_layers(d, a, 0, ls);
 	add_layers(d, b, 1, ls);
 	add_kernels(d, a, 0, &ks);
@@ -270,4 +365,45 @@ compare_free(struct compare *d)
 	free(d->kernels);
 	strtab_free(&d->strs);
 	memset(d, 0, sizeof *d);
+}
+
+void
+compare_unlike(const struct analysis *a, const struct analysis *b, char *buf,
+    size_t n)
+{
+	size_t l = 0;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (strcmp(a->dev.name ? a->dev.name : "", b->dev.name ? b->dev.name : "") != 0)
+		l += (size_t)snprintf(buf + l, n - l, "GPU %s vs %s; ",
+		    a->dev.name && *a->dev.name ? a->dev.name : "unknown",
+		    b->dev.name && *b->dev.name ? b->dev.name : "unknown");
+	if (l < n && a->t->world_size != b->t->world_size)
+		l += (size_t)snprintf(buf + l, n - l, "world size %lld vs %lld; ",
+		    (long long)a->t->world_size, (long long)b->t->world_size);
+	if (l < n && a->nsteps != b->nsteps)
+		l += (size_t)snprintf(buf + l, n - l, "%zu vs %zu steps; ",
+		    a->nsteps, b->nsteps);
+	if (l >= 2 && l < n)
+		buf[l - 2] = '\0';     /* the last "; " */
+}
+
+void
+compare_verdict(const struct compare *d, struct compare_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	for (size_t i = 0; i < d->nsteps; i++)
+		if (d->steps[i].has_a && d->steps[i].has_b) {
+			v->a_ns += d->steps[i].a.time_ns;
+			v->b_ns += d->steps[i].b.time_ns;
+			v->steps++;
+		}
+	if (v->steps == 0) {
+		v->a_ns = d->wa.time_ns;
+		v->b_ns = d->wb.time_ns;
+	}
+	if (v->a_ns > 0)
+		v->change_pct = 100.0 * (double)(v->b_ns - v->a_ns) / (double)v->a_ns;
 }

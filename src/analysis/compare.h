@@ -5,10 +5,13 @@
  * Compared, each as {time, compute, comm, exposed comm, idle} (struct
  * diff_metrics):
  *  - the windows of A and B (time = the window's length);
- *  - steps, aligned by position from their starts: A's i-th step in its
- *    window against B's i-th (so ProfilerStep#12 of A meets #40 of B when
- *    those are the first of each); time = the step's CPU span; the rest
- *    measured over its GPU extent (zeros without one);
+ *  - steps, paired by number (ProfilerStep#N of A against #N of B, one
+ *    row per number of either side, ascending) when the windows of A and B
+ *    share a step number and neither repeats one; else by position from
+ *    their starts: A's i-th step in its window against B's i-th (so #12 of
+ *    A meets #40 of B when those are the first of each); by_number says
+ *    which; time = the step's CPU span; the rest measured over its GPU
+ *    extent (zeros without one);
  *  - layers, matched by (name, phase) and summed over their occurrences in
  *    the window: time = the sum of their GPU extents, compute, comm and
  *    exposed comm as in layers.h, own exposed comm too, and idle inside
@@ -64,6 +67,7 @@ struct compare {
 	struct compare_metrics wa, wb;     /* the windows */
 	struct compare_step *steps;
 	size_t nsteps;
+	int by_number;                     /* steps paired by number, else by position */
 	struct compare_layer *layers;      /* A's order, then B's new ones */
 	size_t nlayers;
 	struct compare_kernel *kernels;    /* largest |total_b - total_a| first,
@@ -87,6 +91,25 @@ void compare_build(struct compare *d, const struct analysis *a,
 int64_t compare_align_offset(const struct analysis *a, const struct analysis *b);
 /* Frees what compare_build() allocated; d may be zeroed. */
 void compare_free(struct compare *d);
+/*
+ * The regression verdict of --diff: B's time against A's, over the steps
+ * that both sides have (their CPU spans, summed), else over the windows.
+ * change_pct = 100 (b - a) / a, 0 when a is 0.
+ */
+struct compare_verdict {
+	int64_t a_ns, b_ns;
+	size_t steps;           /* the steps measured; 0: the windows */
+	double change_pct;
+};
+void compare_verdict(const struct compare *d, struct compare_verdict *v);
+
+/*
+ * What makes A and B unlike runs, for a warning: their GPUs, world sizes
+ * and step counts where they differ, as "GPU X vs Y; world size 8 vs 1;
+ * 8 vs 3 steps"; "" when none does.  Writes at most n bytes (n > 0).
+ */
+void compare_unlike(const struct analysis *a, const struct analysis *b,
+    char *buf, size_t n);
 
 /* b - a of each field. */
 static inline struct compare_metrics

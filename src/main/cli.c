@@ -27,7 +27,7 @@ enum {
 	OPT_ASCII, OPT_CPU, OPT_KEYS, OPT_ALIGN, OPT_REPORTS, OPT_MATRIX,
 	OPT_DIFF, OPT_DIFF_STEPS, OPT_COMPARE, OPT_NO_CACHE, OPT_DIFF_TABLE,
 	OPT_BASELINE, OPT_COMM_PATTERN, OPT_PYTHON, OPT_COUNTERS, OPT_MARKS,
-	OPT_SELECT, OPT_PANEL, OPT_WHAT_IF,
+	OPT_SELECT, OPT_PANEL, OPT_WHAT_IF, OPT_FAIL_ABOVE,
 };
 
 /*
@@ -47,6 +47,9 @@ static const struct opt {
 	{ "diff", 0, OPT_DIFF, 24, "--diff", "compare two traces (B - A) and exit" },
 	{ "diff-steps", 1, OPT_DIFF_STEPS, 25, "--diff-steps=N:M",
 	  "with --diff and one trace: step N (A) against M (B)" },
+	{ "fail-above", 1, OPT_FAIL_ABOVE, 41, "--fail-above=P%",
+	  "with --diff: exit 3 when B takes more than P% longer\n"
+	  "than A (the steps both have, else the windows)" },
 	{ "compare", 0, OPT_COMPARE, 26, "--compare",
 	  "view (or --render) two traces A B on one time\n"
 	  "axis, aligned at their first step; B - A in view" },
@@ -278,6 +281,23 @@ diff_steps_arg(struct cli *c, const char *arg)
 		cli_usage_error("--diff-steps needs N:M (step numbers), not '%s'", arg);
 }
 
+/* --fail-above=P or P%: a percentage of 0 to 1e6. */
+static double
+percent_arg(const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end != '\0' || errno != 0 || !(v >= 0 && v <= 1e6))
+		cli_usage_error("--fail-above takes a percentage of 0 to 1000000, e.g. 5%%, not '%s'",
+		    arg);
+	return v;
+}
+
 /* The checks of the options together, once all are read. */
 static void
 check_args(int argc, struct cli *c)
@@ -317,6 +337,8 @@ check_args(int argc, struct cli *c)
 	    c->panel != PANEL_WINDOW) &&
 	    (c->mode == MODE_REPORT || c->mode == MODE_DIFF))
 		cli_usage_error("%s", "--marks, --select, --panel, --python and --counters are for the viewer and --render");
+	if (c->fail_above >= 0 && c->mode != MODE_DIFF)
+		cli_usage_error("%s", "--fail-above goes with --diff");
 	if (c->mode == MODE_DIFF && c->fmt == REPORT_CSV)
 		cli_usage_error("%s", "--diff writes text or json, not csv");
 }
@@ -335,6 +357,7 @@ cli_parse(struct cli *c, int argc, char **argv)
 			    opts[i].has_arg, NULL, opts[i].val };
 	memset(c, 0, sizeof *c);
 	c->rank = -1;
+	c->fail_above = -1;
 	c->width = 120;
 	c->height = 40;
 	c->color = STYLE_COLOR_AUTO;
@@ -398,6 +421,7 @@ cli_parse(struct cli *c, int argc, char **argv)
 		case OPT_WIDTH: c->width = size_arg(optarg, "width", "columns"); break;
 		case OPT_HEIGHT: c->height = size_arg(optarg, "height", "rows"); break;
 		case OPT_DIFF_STEPS: diff_steps_arg(c, optarg); break;
+		case OPT_FAIL_ABOVE: c->fail_above = percent_arg(optarg); break;
 		case OPT_BASELINE:
 			c->baseline = parse_int(optarg, "--baseline takes a step number, not '%s'");
 			c->has_baseline = 1;

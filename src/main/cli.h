@@ -21,6 +21,7 @@ enum exit_code {
 	EXIT_OK = 0,
 	EXIT_INPUT = 1,         /* bad input or runtime error */
 	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 3,    /* --diff --fail-above: B is slower than allowed */
 };
 
 #define CLI_WHATIF_MAX 16
@@ -58,6 +59,7 @@ struct cli {
 	regex_t comm_re;
 	struct analysis_opts opts;
 	int diff_steps;         /* --diff-steps=N:M given */
+	double fail_above;      /* --fail-above=P%; < 0: not given */
 	int compare;            /* --compare: two traces aligned at step start */
 	int difftable;          /* --diff-table: start with the diff table (D) */
 	int has_baseline;       /* --baseline=N: ProfilerStep#N marked (b) */

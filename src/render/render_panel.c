@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/compare.h"
 #include "analysis/bandwidth.h"
 #include "analysis/crossrank.h"
 #include "analysis/findings.h"
@@ -292,26 +293,9 @@ step_why(struct rctx *c, struct pen *p)
 static void
 unlike_text(const struct view *v, char *buf, size_t n)
 {
-	const struct analysis *a, *b;
-	size_t l = 0;
-
 	buf[0] = '\0';
-	if (!v->compare || v->nan < 2)
-		return;
-	a = &v->an[0];
-	b = &v->an[1];
-	if (strcmp(a->dev.name ? a->dev.name : "", b->dev.name ? b->dev.name : "") != 0)
-		l += (size_t)snprintf(buf + l, n - l, "GPU %s vs %s; ",
-		    a->dev.name && *a->dev.name ? a->dev.name : "unknown",
-		    b->dev.name && *b->dev.name ? b->dev.name : "unknown");
-	if (l < n && a->t->world_size != b->t->world_size)
-		l += (size_t)snprintf(buf + l, n - l, "world size %lld vs %lld; ",
-		    (long long)a->t->world_size, (long long)b->t->world_size);
-	if (l < n && a->nsteps != b->nsteps)
-		l += (size_t)snprintf(buf + l, n - l, "%zu vs %zu steps; ",
-		    a->nsteps, b->nsteps);
-	if (l >= 2 && l < n)
-		buf[l - 2] = '\0';     /* the last "; " */
+	if (v->compare && v->nan >= 2)
+		compare_unlike(&v->an[0], &v->an[1], buf, n);
 }
 
 /* The view window's collective bandwidth rows (bandwidth.h); 0 if none. */

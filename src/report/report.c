@@ -16,6 +16,7 @@
 #include "report/report_json.h"
 #include "report/listing.h"
 #include "report/emit.h"
+#include "report/fold.h"
 #include "model/comm.h"
 #include "model/trace.h"
 #include "base/ranges.h"
@@ -354,7 +355,7 @@ text_tracks(FILE *out, const struct analysis *a, int ascii)
 		fputs(" tid ", out);
 		track_id(out, t, tr->tid_str, tr->tid, 12, ascii);
 		fputs(" ", out);
-		emit_text_name(out, trace_str(t, tr->name), EMIT_NAME_CHARS, ascii);
+		emit_text_name(out, trace_str(t, tr->name), FOLD_WIDTH - 61, ascii);
 		fputs("\n", out);
 	}
 }
@@ -406,7 +407,8 @@ text_entry(FILE *out, const struct analysis *a, const struct analysis_opts *o,
 			fprintf(out, "    %10s %6" PRIu64 "x %-7s ",
 			    dur(b1, sizeof b1, a->top[i].total_ns), a->top[i].count,
 			    trace_class_name(a->top[i].cls));
-			emit_text_name(out, trace_str(t, a->top[i].name), EMIT_NAME_CHARS,
+			/* the row within the fold's width: 31 columns before the name */
+			emit_text_name(out, trace_str(t, a->top[i].name), FOLD_WIDTH - 31,
 			    ascii);
 			fputs("\n", out);
 		}
@@ -514,7 +516,7 @@ text_cross_rank(FILE *out, const struct crossrank *x, int ascii)
 		const struct crossrank_coll *c = &x->colls[x->top[i]];
 
 		fprintf(out, "    %9s  ", dur(b1, sizeof b1, c->skew_ns));
-		emit_text_name(out, crossrank_str(x, c->name), EMIT_NAME_CHARS, ascii);
+		emit_text_name(out, crossrank_str(x, c->name), FOLD_WIDTH / 2, ascii);
 		fputs(" (", out);
 		emit_text_name(out, crossrank_str(x, c->group), EMIT_NAME_CHARS, ascii);
 		if (c->seq >= 0)

@@ -10,6 +10,7 @@
 #include "analysis/compare.h"
 #include "analysis/layers.h"
 #include "report/emit.h"
+#include "report/fold.h"
 #include "report/json.h"
 #include "model/trace.h"
 #include "base/units.h"
@@ -152,9 +153,12 @@ json_kernels(struct json *j, const struct compare *d)
 
 static void
 write_json(FILE *out, const struct analysis *a, const struct analysis *b,
-    const struct compare *d)
+    const struct compare *d, double limit_pct)
 {
+	struct compare_verdict vd;
+
 	struct json j;
+	char why[256];
 
 	json_init(&j, out);
 	json_begin_object(&j, JSON_BLOCK);
@@ -164,13 +168,42 @@ write_json(FILE *out, const struct analysis *a, const struct analysis *b,
 	json_side(&j, a);
 	json_key(&j, "b");
 	json_side(&j, b);
+	json_key(&j, "unlike");
+	compare_unlike(a, b, why, sizeof why);
+	if (why[0] != '\0')
+		json_str(&j, why);
+	else
+		json_null(&j);
 	json_key(&j, "window");
 	json_begin_object(&j, JSON_INLINE);
 	json_abd(&j, &d->wa, &d->wb, 0);
 	json_end(&j);
+	json_key(&j, "steps_paired");
+	json_str(&j, d->by_number ? "number" : "position");
 	json_steps(&j, d);
 	json_layers(&j, d);
 	json_kernels(&j, d);
+	compare_verdict(d, &vd);
+	json_key(&j, "verdict");
+	json_begin_object(&j, JSON_INLINE);
+	json_key(&j, "over");
+	json_str(&j, vd.steps > 0 ? "steps" : "window");
+	json_key(&j, "steps");
+	json_uint(&j, vd.steps);
+	json_key(&j, "a_ns");
+	json_int(&j, vd.a_ns);
+	json_key(&j, "b_ns");
+	json_int(&j, vd.b_ns);
+	json_key(&j, "change_pct");
+	json_double(&j, "%.3f", vd.change_pct);
+	json_key(&j, "fail_above_pct");
+	if (limit_pct >= 0)
+		json_double(&j, "%.3f", limit_pct);
+	else
+		json_null(&j);
+	json_key(&j, "regression");
+	json_boolean(&j, limit_pct >= 0 && vd.change_pct > limit_pct);
+	json_end(&j);
 	json_end(&j);
 }
 
@@ -196,12 +229,17 @@ text_side(FILE *out, const char *label, const struct analysis *a)
 
 static void
 write_text(FILE *out, const struct analysis *a, const struct analysis *b,
-    const struct compare *d, int ascii)
+    const struct compare *d, double limit_pct, int ascii)
 {
-	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	struct compare_verdict vd;
+
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], why[256];
 
 	text_side(out, "A", a);
 	text_side(out, "B", b);
+	compare_unlike(a, b, why, sizeof why);
+	if (why[0] != '\0')
+		fprintf(out, "warning: A and B differ: %s\n", why);
 	fprintf(out, "window %29s %12s %12s\n", "A", "B", "B - A");
 	text_row(out, "time", d->wa.time_ns, d->wb.time_ns);
 	text_row(out, "compute", d->wa.compute_ns, d->wb.compute_ns);
@@ -209,7 +247,8 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 	text_row(out, "exposed comm", d->wa.exposed_comm_ns, d->wb.exposed_comm_ns);
 	text_row(out, "idle", d->wa.idle_ns, d->wb.idle_ns);
 	if (d->nsteps > 0) {
-		fputs("steps (aligned by position; B - A):\n", out);
+		fputs(d->by_number ? "steps (paired by number; B - A):\n" :
+		    "steps (paired by position, no step number in both; B - A):\n", out);
 		fprintf(out, "  %-7s %-7s %10s %10s %10s %10s %10s %10s\n", "A", "B",
 		    "time A", "time", "compute", "comm", "exposed", "idle");
 		for (size_t i = 0; i < d->nsteps; i++) {
@@ -262,20 +301,34 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			    (int64_t)k->count_b - (int64_t)k->count_a,
 			    units_format(b2, sizeof b2, k->total_a_ns),
 			    units_format(b3, sizeof b3, k->total_b_ns));
-			emit_text_name(out, compare_str(d, k->name), EMIT_NAME_CHARS, ascii);
+			/* 45 columns before the name */
+			emit_text_name(out, compare_str(d, k->name), FOLD_WIDTH - 45, ascii);
 			fputs("\n", out);
 		}
 	}
+	compare_verdict(d, &vd);
+	if (vd.steps > 0)
+		fprintf(out, "verdict: B - A %+.1f%% of A's time over the %zu step%s both have "
+		    "(%s -> %s)", vd.change_pct, vd.steps, vd.steps == 1 ? "" : "s",
+		    units_format(b1, sizeof b1, vd.a_ns), units_format(b2, sizeof b2, vd.b_ns));
+	else
+		fprintf(out, "verdict: B - A %+.1f%% of A's window (%s -> %s)", vd.change_pct,
+		    units_format(b1, sizeof b1, vd.a_ns), units_format(b2, sizeof b2, vd.b_ns));
+	if (limit_pct >= 0)
+		fprintf(out, vd.change_pct > limit_pct ? ": REGRESSION, above %g%%\n" :
+		    ": within %g%%\n", limit_pct);
+	else
+		fputs("\n", out);
 }
 
 int
 report_compare_write(FILE *out, enum report_format fmt, const struct analysis *a,
-    const struct analysis *b, const struct compare *d, int ascii)
+    const struct analysis *b, const struct compare *d, double limit_pct, int ascii)
 {
 	if (fmt == REPORT_JSON)
-		write_json(out, a, b, d);
+		write_json(out, a, b, d, limit_pct);
 	else
-		write_text(out, a, b, d, ascii);
+		write_text(out, a, b, d, limit_pct, ascii);
 	fflush(out);
 	return ferror(out) ? -1 : 0;
 }

@@ -16,10 +16,12 @@ struct compare;
 /*
  * Writes the diff d of a (before) and b (after) to out as text or JSON
  * (REPORT_CSV is written as text); the text elides long names, with "..."
- * for ascii (report_write()).  Returns 0, or -1 if writing failed.
+ * for ascii (report_write()).  Both end with the verdict (compare_verdict())
+ * against limit_pct (--fail-above; < 0: none).  Returns 0, or -1 if writing
+ * failed.
  */
 int report_compare_write(FILE *out, enum report_format fmt,
     const struct analysis *a, const struct analysis *b, const struct compare *d,
-    int ascii);
+    double limit_pct, int ascii);
 
 #endif
