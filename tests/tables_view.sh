@@ -136,6 +136,17 @@ if poll dur_is rn " selected $want_op: ([0-9.]+ [mun]?s) at " "$want_opdur"; the
 	pass "... the innermost op around the launch, as the trace has it"; else
 	fail "... the innermost op around the launch"; sed 's/^/# /' "$tmp/screen"; fi
 check "the task took $keys keys (at most 6)" [ "$keys" -le 6 ]
+# D with no baseline marked: the slowest step against the median one, as the
+# panel's "vs median step" (the report's step times: the middle of 3)
+median=$("$PYTHON3" -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["ranks"][0]["steps"]
+print(sorted(s, key=lambda x: x["end_ns"] - x["start_ns"])[len(s) // 2]["number"])' "$tmp/resnet.json")
+send rn D
+wait_for rn "A = ProfilerStep#$median (the median), B = ProfilerStep#$want_step (the step in view)" \
+    "D, no baseline: the median step #$median against the slowest #$want_step"
+check "... its step row" grep -q "^ #$median -> #$want_step " "$tmp/screen"
+send rn D
 send rn q
 restored rn "q"
 finish

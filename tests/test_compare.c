@@ -73,7 +73,7 @@ check_self(const struct analysis *a, const struct analysis *b)
 {
 	struct compare d;
 
-	compare_build(&d, a, b);
+	compare_build(&d, a, b, COMPARE_BY_NUMBER);
 	zero(&d.wa, &d.wb, "window");
 	cr_assert_gt(d.wa.time_ns, 0);
 	cr_assert_eq(d.nsteps, a->nsteps);
@@ -138,7 +138,7 @@ Test(compare, hidden_all_gather_saves_in_its_layer)
 	fsdp(&tb, 1);
 	analysis_build(&a, &ta, 0, &o);
 	analysis_build(&b, &tb, 0, &o);
-	compare_build(&d, &a, &b);
+	compare_build(&d, &a, &b, COMPARE_BY_NUMBER);
 
 	/* the window: AG1's 30 us no longer exposed, the step 30 us shorter */
 	dl = compare_delta(&d.wa, &d.wb);
@@ -229,13 +229,13 @@ pair(int64_t fa, int na, int64_t da, int64_t fb, int nb, int64_t db,
 	steps_from(tb, fb, nb, db);
 	analysis_build(a, ta, 0, &o);
 	analysis_build(b, tb, 0, &o);
-	compare_build(d, a, b);
+	compare_build(d, a, b, COMPARE_BY_NUMBER);
 }
 
 /*
  * Steps pair by number when A and B share one: A's #1-#3 against B's #2-#4
  * gives #1 (A only), #2, #3 and #4 (B only); the verdict measures #2 and
- * #3 only.  Without a common number they pair by position.
+ * #3 only.  Without a common number, or when asked, they pair by position.
  */
 Test(compare, steps_pair_by_number_else_by_position)
 {
@@ -257,6 +257,14 @@ Test(compare, steps_pair_by_number_else_by_position)
 	cr_expect_eq(v.a_ns, 2 * 100 * US);
 	cr_expect_eq(v.b_ns, 2 * 110 * US);
 	cr_expect_float_eq(v.change_pct, 10.0, 1e-9);
+	compare_free(&d);
+
+	/* asked for position (two windows of one trace): #1 against #2 */
+	compare_build(&d, &a, &b, COMPARE_BY_POSITION);
+	cr_assert(!d.by_number);
+	cr_assert_eq(d.nsteps, 3);
+	for (int i = 0; i < 3; i++)
+		cr_expect(d.steps[i].number_a == i + 1 && d.steps[i].number_b == i + 2);
 	compare_free(&d);
 	analysis_free(&a);
 	analysis_free(&b);

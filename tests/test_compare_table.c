@@ -149,7 +149,7 @@ oracle(struct compare *d, const struct trace *ta, const struct analysis_opts *oa
 	analysis_build(&a, ta, 0, oa);
 	analysis_build(&b, tb, 0, ob);
 	cr_assert(a.has_window && b.has_window);
-	compare_build(d, &a, &b);
+	compare_build(d, &a, &b, COMPARE_BY_POSITION);
 	analysis_free(&a);
 	analysis_free(&b);
 }
@@ -383,7 +383,7 @@ Test(compare_table, a_step_against_itself_is_all_zeros)
 }
 
 /* Without a baseline the first step is A, and the table says how to mark one. */
-Test(compare_table, without_a_baseline_the_first_step_is_a)
+Test(compare_table, without_a_baseline_the_median_step_is_a)
 {
 	struct trace tr;
 	struct analysis an;
@@ -391,6 +391,8 @@ Test(compare_table, without_a_baseline_the_first_step_is_a)
 	const struct compare_table *t;
 	struct view v;
 	size_t row, top;
+	char want[96];
+	int64_t median;
 
 	gen(&tr, 3, 0);
 	analysis_build(&an, &tr, 0, &o);
@@ -401,8 +403,13 @@ Test(compare_table, without_a_baseline_the_first_step_is_a)
 	t = view_compare_table(&v, &row, &top);
 	cr_assert_not_null(t);
 	cr_expect_not_null(strstr(view_compare_what(&v), "b marks"));
-	cr_expect_not_null(strstr(view_compare_what(&v), "A = ProfilerStep#1, B = ProfilerStep#3"));
-	cr_expect_eq(t->d.steps[0].number_a, 1);
+	/* the panel's "vs median step": the middle of the 3 step times */
+	cr_assert_geq(an.median_step, 0);
+	median = an.steps[an.median_step].number;
+	snprintf(want, sizeof want, "A = ProfilerStep#%lld (the median), B = ProfilerStep#3",
+	    (long long)median);
+	cr_expect_not_null(strstr(view_compare_what(&v), want), "%s", view_compare_what(&v));
+	cr_expect_eq(t->d.steps[0].number_a, median);
 	cr_expect_eq(t->d.steps[0].number_b, 3);
 	/* the cursor: clamped at both ends, a page at a time */
 	v.page = 4;

@@ -313,7 +313,8 @@ by_change(const void *pa, const void *pb)
 }
 
 void
-compare_build(struct compare *d, const struct analysis *a, const struct analysis *b)
+compare_build(struct compare *d, const struct analysis *a, const struct analysis *b,
+    enum compare_pairing pairing)
 {
 	struct slots ls[3], ks;
 
@@ -325,7 +326,8 @@ compare_build(struct compare *d, const struct analysis *a, const struct analysis
 	window_of(b, &d->wb);
 	add_steps(d, a, 0);
 	add_steps(d, b, 1);
-	pair_by_number(d);
+	if (pairing == COMPARE_BY_NUMBER)
+		pair_by_number(d);
 	add_layers(d, a, 0, ls);
 	add_layers(d, b, 1, ls);
 	add_kernels(d, a, 0, &ks);

@@ -5,9 +5,11 @@
  * Compared, each as {time, compute, comm, exposed comm, idle} (struct
  * diff_metrics):
  *  - the windows of A and B (time = the window's length);
- *  - steps, paired by number (ProfilerStep#N of A against #N of B, one
- *    row per number of either side, ascending) when the windows of A and B
- *    share a step number and neither repeats one; else by position from
+ *  - steps, paired by number with COMPARE_BY_NUMBER (ProfilerStep#N of A
+ *    against #N of B, one row per number of either side, ascending) when
+ *    the windows of A and B share a step number and neither repeats one
+ *    (two traces of one job); else, and always with COMPARE_BY_POSITION
+ *    (two windows of one trace, whose numbers differ by design), by position from
  *    their starts: A's i-th step in its window against B's i-th (so #12 of
  *    A meets #40 of B when those are the first of each); by_number says
  *    which; time = the step's CPU span; the rest measured over its GPU
@@ -76,12 +78,18 @@ struct compare {
 	struct strtab strs;
 };
 
+enum compare_pairing {
+	COMPARE_BY_POSITION = 0,    /* A's i-th step against B's i-th */
+	COMPARE_BY_NUMBER,          /* #N against #N where A and B share numbers */
+};
+
 /*
- * Compares a (before) with b (after) into d (overwritten).  Either may lack
- * a window (no GPU activity): its side is then all zeros.  Cannot fail.
+ * Compares a (before) with b (after) into d (overwritten), pairing their
+ * steps as pairing says.  Either may lack a window (no GPU activity): its
+ * side is then all zeros.  Cannot fail.
  */
 void compare_build(struct compare *d, const struct analysis *a,
-    const struct analysis *b);
+    const struct analysis *b, enum compare_pairing pairing);
 /*
  * For comparing two traces on one time axis: returns the offset to add to
  * every time of b so that its reference lines up with a's.  The reference

@@ -49,7 +49,8 @@ section(struct compare_table *t, enum compare_table_kind head, enum compare_tabl
 
 void
 compare_table_build(struct compare_table *t, const struct analysis *a, int64_t a0_ns,
-    int64_t a1_ns, const struct analysis *b, int64_t b0_ns, int64_t b1_ns)
+    int64_t a1_ns, const struct analysis *b, int64_t b0_ns, int64_t b1_ns,
+    enum compare_pairing pairing)
 {
 	struct analysis wa, wb;
 
@@ -60,7 +61,7 @@ compare_table_build(struct compare_table *t, const struct analysis *a, int64_t a
 	t->b1_ns = b1_ns;
 	rewindow(&wa, a, a0_ns, a1_ns);
 	rewindow(&wb, b, b0_ns, b1_ns);
-	compare_build(&t->d, &wa, &wb);
+	compare_build(&t->d, &wa, &wb, pairing);
 	section(t, CT_HEAD_STEPS, CT_STEP, t->d.nsteps);
 	section(t, CT_HEAD_LAYERS, CT_LAYER, t->d.nlayers);
 	section(t, CT_HEAD_KERNELS, CT_KERNEL, t->d.nkernels);

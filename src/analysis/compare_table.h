@@ -1,8 +1,8 @@
 /*
  * compare_table — the viewer's before/after table: a diff (compare.h) of analysis
  * a over [a0, a1) against analysis b over [b0, b1), laid out as the rows of
- * one scrolling table in three sections: the steps (A's i-th against B's
- * i-th), the layers (matched by name and phase) and the kernels (by name,
+ * one scrolling table in three sections: the steps (paired as pairing
+ * says, compare.h), the layers (matched by name and phase) and the kernels (by name,
  * largest |time B - time A| first, as compare.h sorts them).  Each section
  * opens with a heading row; a section with nothing in it gets one CT_EMPTY
  * row instead of items.
@@ -53,13 +53,13 @@ struct compare_table {
 
 /*
  * Builds t (overwritten) from a over [a0_ns, a1_ns) against b over
- * [b0_ns, b1_ns).  An empty or reversed window leaves its side without a
+ * [b0_ns, b1_ns), its steps paired as pairing says.  An empty or reversed window leaves its side without a
  * window (zeros).  a and b are only read and may be the same analysis.
  * Cannot fail.
  */
 void compare_table_build(struct compare_table *t, const struct analysis *a,
     int64_t a0_ns, int64_t a1_ns, const struct analysis *b, int64_t b0_ns,
-    int64_t b1_ns);
+    int64_t b1_ns, enum compare_pairing pairing);
 /* Frees what compare_table_build() allocated; t may be zeroed. */
 void compare_table_free(struct compare_table *t);
 /*

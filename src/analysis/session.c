@@ -510,7 +510,9 @@ session_diff(struct session *s, const struct analysis_opts *o,
 		d->a = side[0];
 		d->b = side[1];
 	}
-	compare_build(&d->d, d->a, d->b);
+	/* two windows of one trace have other numbers by design: by position */
+	compare_build(&d->d, d->a, d->b,
+	    d->nstep == 2 ? COMPARE_BY_POSITION : COMPARE_BY_NUMBER);
 	return 0;
 }
 

@@ -173,12 +173,13 @@ build_compare(struct view *v, struct view_compare *c)
 	if (strcmp(base_name(v->an[c->a].t, 1), base_name(v->an[c->b].t, 1)) == 0)
 		parts = 2;
 	compare_table_build(&c->t, &v->an[c->a], v->start_ns, v->end_ns,
-	    &v->an[c->b], v->start_ns, v->end_ns);
+	    &v->an[c->b], v->start_ns, v->end_ns, COMPARE_BY_NUMBER);
 	snprintf(c->what, sizeof c->what, "A = %s, B = %s, in view +%s (%s); "
-	    "steps paired in order from the first in view",
+	    "steps paired %s",
 	    base_name(v->an[c->a].t, parts), base_name(v->an[c->b].t, parts),
 	    units_format(s, sizeof s, v->start_ns - v->t0_ns),
-	    units_format(w, sizeof w, v->end_ns - v->start_ns));
+	    units_format(w, sizeof w, v->end_ns - v->start_ns),
+	    c->t.d.by_number ? "by number" : "in order from the first in view");
 }
 
 static void
@@ -195,14 +196,19 @@ build_steps(struct view *v, struct view_compare *c)
 		c->a = bl.rank;
 		ia = bl.step_a;
 	} else {
+		/* as the panel's "vs median step": the median, else the first */
+		const struct analysis *an = v->nan > 0 ? &v->an[v->rank] : NULL;
+
 		c->a = v->rank;
-		ia = v->nan > 0 ? first_gpu_step(&v->an[c->a]) : -1;
+		ia = an == NULL ? -1 : an->median_step >= 0 &&
+		    an->steps[an->median_step].has_gpu ? an->median_step :
+		    first_gpu_step(an);
 	}
 	if (v->nan == 0 || ia < 0 || ib < 0) {
 		/* nothing to compare: empty sections, and why */
 		static const struct analysis none = { .device = -1 };
 
-		compare_table_build(&c->t, &none, 0, 0, &none, 0, 0);
+		compare_table_build(&c->t, &none, 0, 0, &none, 0, 0, COMPARE_BY_POSITION);
 		snprintf(c->what, sizeof c->what, "%s",
 		    v->nan == 0 || view_current(v)->device < 0 ?
 		    "no GPU activity in this trace: nothing to compare" :
@@ -218,11 +224,12 @@ build_steps(struct view *v, struct view_compare *c)
 	sb = &ab->steps[ib];
 	compare_table_build(&c->t, aa, sa->has_gpu ? sa->gpu_start_ns : 0,
 	    sa->has_gpu ? sa->gpu_end_ns : 0, ab, sb->has_gpu ? sb->gpu_start_ns : 0,
-	    sb->has_gpu ? sb->gpu_end_ns : 0);
+	    sb->has_gpu ? sb->gpu_end_ns : 0, COMPARE_BY_POSITION);
 	snprintf(c->what, sizeof c->what,
-	    "%sA = ProfilerStep#%lld%s, B = ProfilerStep#%lld%s (the step in view)%s",
+	    "%sA = ProfilerStep#%lld%s%s, B = ProfilerStep#%lld%s (the step in view)%s",
 	    marked ? "" : "no baseline marked (b marks the step in view): ",
-	    (long long)sa->number, sa->has_gpu ? "" : " (no GPU activity)",
+	    (long long)sa->number, !marked && ia == aa->median_step ? " (the median)" : "",
+	    sa->has_gpu ? "" : " (no GPU activity)",
 	    (long long)sb->number, sb->has_gpu ? "" : " (no GPU activity)",
 	    c->a != c->b ? ", another rank" : "");
 }
