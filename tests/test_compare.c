@@ -257,6 +257,13 @@ Test(compare, steps_pair_by_number_else_by_position)
 	cr_expect_eq(v.a_ns, 2 * 100 * US);
 	cr_expect_eq(v.b_ns, 2 * 110 * US);
 	cr_expect_float_eq(v.change_pct, 10.0, 1e-9);
+	/* one step against another, whatever the pairing: A's #2, B's #4 */
+	compare_keep_step(&d, 2, 4);
+	cr_assert_eq(d.nsteps, 1);
+	cr_expect(d.steps[0].has_a && d.steps[0].has_b && !d.by_number);
+	cr_expect(d.steps[0].number_a == 2 && d.steps[0].number_b == 4);
+	cr_expect_eq(d.steps[0].a.time_ns, 100 * US);
+	cr_expect_eq(d.steps[0].b.time_ns, 110 * US);
 	compare_free(&d);
 
 	/* asked for position (two windows of one trace): #1 against #2 */

@@ -351,6 +351,34 @@ reference(const struct analysis *a)
 	return a->t->start_ns;
 }
 
+void
+compare_keep_step(struct compare *d, int64_t number_a, int64_t number_b)
+{
+	struct compare_step row;
+
+	memset(&row, 0, sizeof row);
+	row.number_a = row.number_b = -1;
+	for (size_t i = 0; i < d->nsteps; i++) {
+		const struct compare_step *p = &d->steps[i];
+
+		if (p->has_a && p->number_a == number_a && !row.has_a) {
+			row.has_a = 1;
+			row.number_a = number_a;
+			row.a = p->a;
+		}
+		if (p->has_b && p->number_b == number_b && !row.has_b) {
+			row.has_b = 1;
+			row.number_b = number_b;
+			row.b = p->b;
+		}
+	}
+	if (d->nsteps == 0)
+		d->steps = xcalloc(1, sizeof *d->steps);
+	d->steps[0] = row;
+	d->nsteps = 1;
+	d->by_number = 0;
+}
+
 int64_t
 compare_align_offset(const struct analysis *a, const struct analysis *b)
 {

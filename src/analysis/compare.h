@@ -91,6 +91,13 @@ enum compare_pairing {
 void compare_build(struct compare *d, const struct analysis *a,
     const struct analysis *b, enum compare_pairing pairing);
 /*
+ * Keeps one step row in d: A's ProfilerStep#number_a against B's
+ * #number_b, whatever the pairing made of them (a side without its step is
+ * zeros, has_a or has_b 0).  For comparing one step with another, whose
+ * windows (their GPU extents) may overlap their neighbours'.  O(steps).
+ */
+void compare_keep_step(struct compare *d, int64_t number_a, int64_t number_b);
+/*
  * For comparing two traces on one time axis: returns the offset to add to
  * every time of b so that its reference lines up with a's.  The reference
  * of an analysis is its first step's CPU start, else its first GPU

@@ -47,10 +47,10 @@ section(struct compare_table *t, enum compare_table_kind head, enum compare_tabl
 		push(t, CT_EMPTY, (size_t)head);
 }
 
-void
-compare_table_build(struct compare_table *t, const struct analysis *a, int64_t a0_ns,
-    int64_t a1_ns, const struct analysis *b, int64_t b0_ns, int64_t b1_ns,
-    enum compare_pairing pairing)
+/* t's windows and its diff, with no rows yet. */
+static void
+diff(struct compare_table *t, const struct analysis *a, int64_t a0_ns, int64_t a1_ns,
+    const struct analysis *b, int64_t b0_ns, int64_t b1_ns, enum compare_pairing pairing)
 {
 	struct analysis wa, wb;
 
@@ -62,9 +62,35 @@ compare_table_build(struct compare_table *t, const struct analysis *a, int64_t a
 	rewindow(&wa, a, a0_ns, a1_ns);
 	rewindow(&wb, b, b0_ns, b1_ns);
 	compare_build(&t->d, &wa, &wb, pairing);
+}
+
+/* The rows of t's three sections. */
+static void
+sections(struct compare_table *t)
+{
 	section(t, CT_HEAD_STEPS, CT_STEP, t->d.nsteps);
 	section(t, CT_HEAD_LAYERS, CT_LAYER, t->d.nlayers);
 	section(t, CT_HEAD_KERNELS, CT_KERNEL, t->d.nkernels);
+}
+
+void
+compare_table_build(struct compare_table *t, const struct analysis *a, int64_t a0_ns,
+    int64_t a1_ns, const struct analysis *b, int64_t b0_ns, int64_t b1_ns,
+    enum compare_pairing pairing)
+{
+	diff(t, a, a0_ns, a1_ns, b, b0_ns, b1_ns, pairing);
+	sections(t);
+}
+
+void
+compare_table_build_steps(struct compare_table *t, const struct analysis *a,
+    const struct step *sa, const struct analysis *b, const struct step *sb)
+{
+	diff(t, a, sa->has_gpu ? sa->gpu_start_ns : 0, sa->has_gpu ? sa->gpu_end_ns : 0,
+	    b, sb->has_gpu ? sb->gpu_start_ns : 0, sb->has_gpu ? sb->gpu_end_ns : 0,
+	    COMPARE_BY_POSITION);
+	compare_keep_step(&t->d, sa->number, sb->number);
+	sections(t);
 }
 
 void

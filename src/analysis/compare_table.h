@@ -27,6 +27,7 @@
 #include "analysis/compare.h"
 
 struct analysis;
+struct step;
 
 enum compare_table_kind {
 	CT_HEAD_STEPS = 0,      /* a section heading */
@@ -60,6 +61,13 @@ struct compare_table {
 void compare_table_build(struct compare_table *t, const struct analysis *a,
     int64_t a0_ns, int64_t a1_ns, const struct analysis *b, int64_t b0_ns,
     int64_t b1_ns, enum compare_pairing pairing);
+/*
+ * Builds t (overwritten) from step sa of a against step sb of b, each over
+ * its GPU extent (zeros without one), with one step row: sa against sb
+ * (compare_keep_step()), not the neighbours whose extents overlap theirs.
+ */
+void compare_table_build_steps(struct compare_table *t, const struct analysis *a,
+    const struct step *sa, const struct analysis *b, const struct step *sb);
 /* Frees what compare_table_build() allocated; t may be zeroed. */
 void compare_table_free(struct compare_table *t);
 /*

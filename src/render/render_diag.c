@@ -193,20 +193,62 @@ render_diag_findings_panel(struct grid *g, int x, int y, int w, int rows,
 	}
 }
 
+/* The part of [*s, *e) that an's GPU extent covers (empty: *s >= *e). */
+static void
+clip_to_extent(const struct analysis *an, int64_t *s, int64_t *e)
+{
+	if (!an->has_window)
+		return;
+	if (an->start_ns > *s)
+		*s = an->start_ns;
+	if (an->end_ns < *e)
+		*e = an->end_ns;
+}
+
 void
 render_diag_compare_text(char *buf, size_t n, const struct view *v)
 {
 	struct window_metrics m[2];
-	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	const struct analysis *an[2];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], what[96];
+	int64_t s = v->start_ns, e = v->end_ns;
+	long ia, ib;
+	size_t bi;
 
 	if (v->nan < 2 || v->an[0].device < 0 || v->an[1].device < 0) {
 		snprintf(buf, n, "B - A: needs GPU activity in both traces");
 		return;
 	}
-	for (int k = 0; k < 2; k++)
-		metrics_window(&v->an[k].dev, v->start_ns, v->end_ns, &m[k]);
-	snprintf(buf, n, "B - A in view: busy %s  compute %s  comm %s  exposed %s"
-	    "  idle %s",
+	if (view_compare_trace_steps(v, &ia, &bi, &ib)) {
+		/* the same step of each, each over its own GPU extent */
+		const struct step *st[2] = { &v->an[0].steps[ia], &v->an[bi].steps[ib] };
+
+		an[0] = &v->an[0];
+		an[1] = &v->an[bi];
+		for (int k = 0; k < 2; k++)
+			metrics_window(&an[k]->dev, st[k]->gpu_start_ns, st[k]->gpu_end_ns, &m[k]);
+		snprintf(what, sizeof what, "B - A, ProfilerStep#%lld of each (step %s):",
+		    (long long)st[0]->number, units_format_signed(b1, sizeof b1,
+		    (st[1]->end_ns - st[1]->start_ns) - (st[0]->end_ns - st[0]->start_ns)));
+	} else {
+		/* only the time both traces cover: the rest is one side's idle */
+		an[0] = &v->an[0];
+		an[1] = &v->an[1];
+		clip_to_extent(an[0], &s, &e);
+		clip_to_extent(an[1], &s, &e);
+		if (s >= e) {
+			snprintf(buf, n, "B - A: A and B have no time in view in common");
+			return;
+		}
+		for (int k = 0; k < 2; k++)
+			metrics_window(&an[k]->dev, s, e, &m[k]);
+		if (s == v->start_ns && e == v->end_ns)
+			snprintf(what, sizeof what, "B - A in view:");
+		else
+			snprintf(what, sizeof what, "B - A over the %s both cover:",
+			    units_format(b1, sizeof b1, e - s));
+	}
+	snprintf(buf, n, "%s busy %s  compute %s  comm %s  exposed %s  idle %s", what,
 	    units_format_signed(b1, sizeof b1, m[1].busy_ns - m[0].busy_ns),
 	    units_format_signed(b2, sizeof b2, m[1].compute_ns - m[0].compute_ns),
 	    units_format_signed(b3, sizeof b3, m[1].comm_ns - m[0].comm_ns),

@@ -150,6 +150,32 @@ other_trace(const struct view *v)
 	return v->nan > 1 ? 1 : 0;
 }
 
+/* The index of ProfilerStep#number with a GPU extent in an, or -1. */
+static long
+gpu_step_numbered(const struct analysis *an, int64_t number)
+{
+	for (size_t i = 0; i < an->nsteps; i++)
+		if (an->steps[i].number == number)
+			return an->steps[i].has_gpu ? (long)i : -1;
+	return -1;
+}
+
+int
+view_compare_trace_steps(const struct view *v, long *a, size_t *bi, long *b)
+{
+	const struct analysis *cur;
+
+	if (!v->compare || v->nan < 2 || v->sel != SEL_STEP || v->sel_index < 0)
+		return 0;
+	cur = view_current(v);
+	if ((size_t)v->sel_index >= cur->nsteps)
+		return 0;
+	*bi = other_trace(v);
+	*a = gpu_step_numbered(&v->an[0], cur->steps[v->sel_index].number);
+	*b = gpu_step_numbered(&v->an[*bi], cur->steps[v->sel_index].number);
+	return *a >= 0 && *b >= 0;
+}
+
 /* The first step of an with a GPU extent, or -1. */
 static long
 first_gpu_step(const struct analysis *an)
@@ -164,14 +190,23 @@ static void
 build_compare(struct view *v, struct view_compare *c)
 {
 	char s[32], w[32];
-
 	int parts = 1;
+	long ia, ib;
 
 	c->a = 0;
 	c->b = other_trace(v);
 	/* same file names: show their folders too */
 	if (strcmp(base_name(v->an[c->a].t, 1), base_name(v->an[c->b].t, 1)) == 0)
 		parts = 2;
+	if (view_compare_trace_steps(v, &ia, &c->b, &ib)) {
+		const struct step *sa = &v->an[c->a].steps[ia], *sb = &v->an[c->b].steps[ib];
+
+		compare_table_build_steps(&c->t, &v->an[c->a], sa, &v->an[c->b], sb);
+		snprintf(c->what, sizeof c->what, "A = %s, B = %s, ProfilerStep#%lld of "
+		    "each, over its own GPU extent", base_name(v->an[c->a].t, parts),
+		    base_name(v->an[c->b].t, parts), (long long)sa->number);
+		return;
+	}
 	compare_table_build(&c->t, &v->an[c->a], v->start_ns, v->end_ns,
 	    &v->an[c->b], v->start_ns, v->end_ns, COMPARE_BY_NUMBER);
 	snprintf(c->what, sizeof c->what, "A = %s, B = %s, in view +%s (%s); "
@@ -222,9 +257,7 @@ build_steps(struct view *v, struct view_compare *c)
 	ab = &v->an[c->b];
 	sa = &aa->steps[ia];
 	sb = &ab->steps[ib];
-	compare_table_build(&c->t, aa, sa->has_gpu ? sa->gpu_start_ns : 0,
-	    sa->has_gpu ? sa->gpu_end_ns : 0, ab, sb->has_gpu ? sb->gpu_start_ns : 0,
-	    sb->has_gpu ? sb->gpu_end_ns : 0, COMPARE_BY_POSITION);
+	compare_table_build_steps(&c->t, aa, sa, ab, sb);
 	snprintf(c->what, sizeof c->what,
 	    "%sA = ProfilerStep#%lld%s%s, B = ProfilerStep#%lld%s (the step in view)%s",
 	    marked ? "" : "no baseline marked (b marks the step in view): ",

@@ -10,12 +10,17 @@
  *
  * The diff table (compare_table.h) compares, B - A:
  *  - with --compare (v->compare): trace A (an[0]) with trace B (the first
- *    analysis of another trace), both over the window on screen (they share
- *    one time axis, aligned at their first step's start);
+ *    analysis of another trace).  With a step selected (] [ o) that both
+ *    have with a GPU extent, A's ProfilerStep#N with B's #N, each over its
+ *    own GPU extent (view_compare_trace_steps(): the traces are aligned at
+ *    their first steps only, so their N-th steps drift apart on screen);
+ *    else both over the window on screen (they share one time axis), their
+ *    steps paired by number where they share numbers;
  *  - else the baseline step A with the step in view B, each over its GPU
  *    extent (as --diff-steps measures them); without a baseline, the
- *    current rank's first step with a GPU extent is A, and the table says
- *    so and how to mark one.
+ *    current rank's median step (analysis.median_step, as the panel's "vs
+ *    median step"; the first step with a GPU extent when the median has
+ *    none) is A, and the table says so and how to mark one.
  * It is rebuilt whenever the window changes while it is shown
  * (view_compare_refresh() from view_recalc(), command.h), so ] [ move B.
  * Up / Down and PgUp / PgDn move its cursor row; Enter on a step or layer
@@ -56,6 +61,12 @@ struct view_baseline {
  * into its steps, or -1 (no steps, no GPU activity, none under the centre).
  */
 long view_compare_step_in_view(const struct view *v);
+/*
+ * With --compare and a selected step whose number both traces have with a
+ * GPU extent: sets *a to its index in an[0]'s steps, *b to the index of the
+ * other trace's analysis (*bi) and its step, and returns 1.  Else returns 0.
+ */
+int view_compare_trace_steps(const struct view *v, long *a, size_t *bi, long *b);
 /*
  * Fills *b and returns 1 when a baseline is marked (not with --compare);
  * else returns 0.
