@@ -8,7 +8,8 @@
 # pairs their steps by number; after ] the panel and D compare A's
 # ProfilerStep#N with B's #N, each over its own GPU extent (the traces are
 # aligned at their first step only, so #N of B drifts from #N of A on
-# screen), checked against the reports' step times.
+# screen), checked against the reports' step times.  Kernel names that
+# differ only in their middles stay apart in the table.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 corpus=$top_srcdir/../shared/corpus
@@ -35,6 +36,15 @@ expect 0 "--render --compare --diff-table" "$GANTTY" --render --width=160 \
     --height=45 --diff-table --compare "$a" "$b"
 file_has "$tmp/out" "steps paired by number" "the diff table pairs the steps by number"
 check "... #1012 against #1012" grep -q "^ #1012 -> #1012 " "$tmp/out"
+# the kernel rows: names that differ only in their middles stay apart
+expect 0 "... at 120 columns" "$GANTTY" --render --width=120 --height=70 --ascii \
+    --diff-table --compare "$a" "$b"
+sed -n '/^kernels, by |change|/,$p' "$tmp/out" | sed '1d' | cut -c2-78 |
+    sed 's/ *$//' | grep . >"$tmp/names"
+check "... its kernel rows are named" [ "$(grep -c . "$tmp/names")" -ge 20 ]
+check "... and no two look the same" [ -z "$(sort "$tmp/names" | uniq -d)" ]
+check "... the split_embedding_backward ones cta/warp_per_row, 2ul/5ul" \
+    [ "$(grep -c 'unweighted_kernel_\(cta\|warp\)_per_row.*[25]ul>' "$tmp/names")" -ge 3 ]
 
 . "$top_srcdir/tests/tmuxlib.sh"
 title_text="  window +"

@@ -229,6 +229,17 @@ if [ -n "$PYTHON3" ]; then
 		fits "the hta trace_diff pair's --diff fits 100 columns" --diff \
 		    "$corpus/hta/tests/data/trace_diff/control/control.json.gz" \
 		    "$corpus/hta/tests/data/trace_diff/test/test.json.gz"
+		# its split_embedding kernels differ only in their middles
+		# (cta/warp_per_row, 2ul/5ul): each row's name is its own
+		"$GANTTY" --diff "$corpus/hta/tests/data/trace_diff/control/control.json.gz" \
+		    "$corpus/hta/tests/data/trace_diff/test/test.json.gz" >"$tmp/pair.txt"
+		# 45 columns before the name
+		sed -n '/^kernels (largest change first/,/^verdict/p' "$tmp/pair.txt" |
+		    sed '1,2d;$d' | cut -c46- >"$tmp/names"
+		check "... its 20 kernel rows are named" [ "$(grep -c . "$tmp/names")" -eq 20 ]
+		check "... and no two look the same" [ -z "$(sort "$tmp/names" | uniq -d)" ]
+		check "... the three split_embedding_backward kernels among them" \
+		    [ "$(grep -c '^void spl.*long)$' "$tmp/names")" -eq 3 ]
 	else
 		skip "corpus reports within 100 columns" "no corpus at $corpus"
 	fi

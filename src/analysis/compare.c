@@ -312,6 +312,46 @@ by_change(const void *pa, const void *pb)
 	return strcmp(strtab_get(sort_strs, a->name), strtab_get(sort_strs, b->name));
 }
 
+static int
+by_kernel_name(const void *x, const void *y)
+{
+	const struct compare_kernel *const *a = x, *const *b = y;
+
+	return strcmp(strtab_get(sort_strs, (*a)->name), strtab_get(sort_strs, (*b)->name));
+}
+
+/* d->by_name and each kernel's place in it. */
+static void
+sort_by_name(struct compare *d)
+{
+	struct compare_kernel **by = xcalloc(d->nkernels ? d->nkernels : 1, sizeof *by);
+
+	for (size_t i = 0; i < d->nkernels; i++)
+		by[i] = &d->kernels[i];
+	if (d->nkernels > 1)
+		qsort(by, d->nkernels, sizeof *by, by_kernel_name);
+	d->by_name = xcalloc(d->nkernels ? d->nkernels : 1, sizeof *d->by_name);
+	for (size_t i = 0; i < d->nkernels; i++) {
+		d->by_name[i] = (size_t)(by[i] - d->kernels);
+		by[i]->name_pos = i;
+	}
+	free(by);
+}
+
+size_t
+compare_kernel_neighbours(const struct compare *d, size_t k, size_t *out, size_t cap)
+{
+	size_t pos = d->kernels[k].name_pos, n = 0;
+
+	for (size_t off = 1; n < cap && (off <= pos || pos + off < d->nkernels); off++) {
+		if (off <= pos)
+			out[n++] = d->by_name[pos - off];
+		if (n < cap && pos + off < d->nkernels)
+			out[n++] = d->by_name[pos + off];
+	}
+	return n;
+}
+
 void
 compare_build(struct compare *d, const struct analysis *a, const struct analysis *b,
     enum compare_pairing pairing)
@@ -335,6 +375,7 @@ compare_build(struct compare *d, const struct analysis *a, const struct analysis
 	sort_strs = &d->strs;
 	if (d->nkernels > 1)
 		qsort(d->kernels, d->nkernels, sizeof *d->kernels, by_change);
+	sort_by_name(d);
 	sort_strs = NULL;
 	for (int i = 0; i < 3; i++)
 		free(ls[i].at);
@@ -393,6 +434,7 @@ compare_free(struct compare *d)
 	free(d->steps);
 	free(d->layers);
 	free(d->kernels);
+	free(d->by_name);
 	strtab_free(&d->strs);
 	memset(d, 0, sizeof *d);
 }

@@ -63,6 +63,7 @@ struct compare_kernel {
 	uint8_t cls;            /* enum event_class */
 	uint64_t count_a, count_b;
 	int64_t total_a_ns, total_b_ns;
+	size_t name_pos;        /* its place in d->by_name */
 };
 
 struct compare {
@@ -75,6 +76,7 @@ struct compare {
 	struct compare_kernel *kernels;    /* largest |total_b - total_a| first,
 	                                   ties by name */
 	size_t nkernels;
+	size_t *by_name;                   /* kernel indices in name order */
 	struct strtab strs;
 };
 
@@ -90,6 +92,15 @@ enum compare_pairing {
  */
 void compare_build(struct compare *d, const struct analysis *a,
     const struct analysis *b, enum compare_pairing pairing);
+/*
+ * The kernels whose names are next to kernel k's in name order (so those
+ * with the longest common starts), nearest first, at most cap, into out
+ * (d->kernels indices); returns how many.  What an elided name must stay
+ * apart from (elide_keeps()).  O(cap).
+ */
+#define COMPARE_NEIGHBOURS 16   /* the neighbours a report or view asks for */
+size_t compare_kernel_neighbours(const struct compare *d, size_t k, size_t *out,
+    size_t cap);
 /*
  * Keeps one step row in d: A's ProfilerStep#number_a against B's
  * #number_b, whatever the pairing made of them (a side without its step is

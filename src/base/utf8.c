@@ -167,3 +167,19 @@ utf8_width(uint32_t cp)
 		return 2;
 	return 1;
 }
+
+size_t
+utf8_shown(const unsigned char *s, int *cols, int *shown)
+{
+	uint32_t cp = *s;
+	size_t n = *s >= 0x80 ? utf8_valid_len(s, SIZE_MAX, &cp) : 1;
+
+	if (n == 0 || utf8_unsafe(cp)) {
+		*cols = 1;
+		*shown = 0;
+		return n == 0 ? 1 : n;
+	}
+	*cols = utf8_width(cp);
+	*shown = 1;
+	return n;
+}

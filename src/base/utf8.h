@@ -41,4 +41,12 @@ int utf8_unsafe(uint32_t cp);
  */
 int utf8_width(uint32_t cp);
 
+/*
+ * The character at s (NUL-terminated) as a terminal is shown it: returns its
+ * bytes (1 for a byte that does not start a well-formed sequence), sets
+ * *cols to its columns and *shown to 0 when it must be shown as '?' (an
+ * unsafe code point or an ill-formed byte: one column), else 1.
+ */
+size_t utf8_shown(const unsigned char *s, int *cols, int *shown);
+
 #endif

@@ -11,6 +11,7 @@
 #include "render/grid.h"
 #include "render/render_int.h"
 #include "analysis/layers.h"
+#include "base/elide.h"
 #include "base/units.h"
 #include "view/view.h"
 #include "view/view_compare.h"
@@ -102,35 +103,42 @@ right(struct grid *g, int x, int y, int w, enum role role, int ascii,
 }
 
 /* Writes s in [x, x + w), cut with a marker when longer. */
+/*
+ * Writes s in [x, x + w): too long, the middle gives way (elide.h), so
+ * that names which differ only at the end (template arguments, a suffix)
+ * stay apart, and the characters at keeps[0, nkeeps) stay in view.
+ */
 static void
-fit(struct grid *g, int x, int y, int w, enum role role, int ascii,
-    const char *s)
+fit_keep(struct grid *g, int x, int y, int w, enum role role, int ascii,
+    const char *s, const size_t *keeps, size_t nkeeps)
 {
-	int n;
+	struct elide_cut c;
+	char part[4096];
+	int x1 = x + w;
 
 	if (w <= 0)
 		return;
-	if (cols_of(s) <= w) {
+	if (!elide_plan(s, (size_t)w, 1, keeps, nkeeps, &c)) {
 		grid_print(g, x, y, w, role, ascii, s);
 		return;
 	}
-	/*
-	 * Too long: the middle gives way, so that names which differ only
-	 * at the end (template arguments, a suffix) stay apart.
-	 */
-	{
-		int tail = (w - 1) / 2, head = w - 1 - tail;
-		const char *t = s + strlen(s);
+	for (size_t i = 0; i < c.nparts; i++) {
+		size_t n = c.part[i].to - c.part[i].from;
 
-		for (int k = 0; k < tail && t > s; ) {
-			t--;
-			if (((unsigned char)*t & 0xc0) != 0x80)
-				k++;
-		}
-		n = grid_print(g, x, y, head, role, ascii, s);
-		grid_put(g, x + n, y, ascii ? '~' : 0x2026u, role);
-		grid_print(g, x + n + 1, y, tail, role, ascii, t);
+		if (i > 0 && x < x1)
+			grid_put(g, x++, y, ascii ? '~' : 0x2026u, role);
+		if (n >= sizeof part)
+			n = sizeof part - 1;
+		memcpy(part, s + c.part[i].from, n);
+		part[n] = '\0';
+		x += grid_print(g, x, y, x1 - x, role, ascii, part);
 	}
+}
+
+static void
+fit(struct grid *g, int x, int y, int w, enum role role, int ascii, const char *s)
+{
+	fit_keep(g, x, y, w, role, ascii, s, NULL, 0);
 }
 
 static void
@@ -188,12 +196,36 @@ number(char *buf, size_t n, int has, int64_t v)
 		snprintf(buf, n, "-");
 }
 
+/*
+ * Kernel k's name in [x, x + w): without void, at::native:: and the
+ * parameters, then the middle gives way, kept apart from the names next to
+ * it in name order (elide_keeps()).
+ */
+static void
+kernel_name(struct grid *g, int x, int y, int w, const struct compare *d,
+    const struct compare_kernel *k, int ascii)
+{
+	size_t near[COMPARE_NEIGHBOURS], keeps[ELIDE_PARTS], n, nk;
+	char name[4096], others[COMPARE_NEIGHBOURS][4096];
+	const char *o[COMPARE_NEIGHBOURS];
+
+	if (w <= 0)
+		return;
+	render_medium_kernel_name(compare_str(d, k->name), name, sizeof name);
+	n = compare_kernel_neighbours(d, (size_t)(k - d->kernels), near, COMPARE_NEIGHBOURS);
+	for (size_t j = 0; j < n; j++)
+		o[j] = render_medium_kernel_name(compare_str(d, d->kernels[near[j]].name),
+		    others[j], sizeof others[j]);
+	nk = elide_keeps(name, o, n, (size_t)w, 1, keeps, ELIDE_PARTS);
+	fit_keep(g, x, y, w, ROLE_PANEL, ascii, name, keeps, nk);
+}
+
 static void
 kernel_row(struct grid *g, int y, int w, const struct compare *d,
     const struct compare_kernel *k, int head, int ascii)
 {
 	int full = w >= 42 + 16, rw = full ? 42 : 19, x = w - rw;
-	char s[48], t[32], mname[512];
+	char s[48], t[32];
 
 	if (x < 0)
 		return;
@@ -207,9 +239,7 @@ kernel_row(struct grid *g, int y, int w, const struct compare *d,
 		right(g, w - 10 + 1, y, 9, ROLE_LABEL, ascii, "B-A");
 		return;
 	}
-	/* without void, at::native:: and the parameters; then the middle */
-	fit(g, 1, y, x - 1, ROLE_PANEL, ascii, render_medium_kernel_name(
-	    compare_str(d, k->name), mname, sizeof mname));
+	kernel_name(g, 1, y, x - 1, d, k, ascii);
 	if (full) {
 		snprintf(s, sizeof s, "%" PRIu64 "->%" PRIu64, k->count_a, k->count_b);
 		right(g, x + 1, y, 13, k->count_a != k->count_b ? ROLE_VALUE :

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/elide.h"
 #include "base/utf8.h"
 
 /* The writers are their FILE's only users while they write (see json.c). */
@@ -67,28 +68,6 @@ emit_json_str(FILE *out, const char *s)
 }
 
 /*
- * The character of text at p: its bytes (a well-formed UTF-8 sequence, or
- * 1 for a byte that does not start one) and, in *cols, the columns it
- * takes as written: 1 for one shown as '?' (not well-formed, or
- * utf8_unsafe()), else utf8_width().  *shown is 0 for those shown as '?'.
- */
-static size_t
-text_char(const unsigned char *p, int *cols, int *shown)
-{
-	uint32_t cp = *p;
-	size_t n = *p >= 0x80 ? utf8_valid_len(p, SIZE_MAX, &cp) : 1;
-
-	if (n == 0 || utf8_unsafe(cp)) {
-		*cols = 1;
-		*shown = 0;
-		return n == 0 ? 1 : n;
-	}
-	*cols = utf8_width(cp);
-	*shown = 1;
-	return n;
-}
-
-/*
  * Writes s[0..len) (or up to its NUL) for a terminal, a log or a CSV field:
  * control bytes, C1 controls (U+0080 to U+009F), bidirectional controls and
  * bytes that are not well-formed UTF-8 become '?', so a name in a trace
@@ -103,7 +82,7 @@ text_put(FILE *out, const char *s, size_t len, int csv_quote)
 	int cols, shown;
 
 	for (; len > 0 && *p != '\0'; p += n, len -= n < len ? n : len) {
-		n = text_char(p, &cols, &shown);
+		n = utf8_shown(p, &cols, &shown);
 		if (!shown) {
 			putc_unlocked('?', out);
 			continue;
@@ -121,59 +100,25 @@ emit_text_str(FILE *out, const char *s)
 }
 
 size_t
+emit_text_name_keep(FILE *out, const char *s, size_t max, int ascii, const size_t *keeps,
+    size_t nkeeps)
+{
+	const char *mark = ascii ? "..." : "\xe2\x80\xa6";   /* U+2026 */
+	struct elide_cut c;
+
+	elide_plan(s, max, ascii ? 3 : 1, keeps, nkeeps, &c);
+	for (size_t i = 0; i < c.nparts; i++) {
+		if (i > 0)
+			fputs(mark, out);
+		text_put(out, s + c.part[i].from, c.part[i].to - c.part[i].from, 0);
+	}
+	return c.cols;
+}
+
+size_t
 emit_text_name(FILE *out, const char *s, size_t max, int ascii)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	const char *mark = ascii ? "..." : "\xe2\x80\xa6";   /* U+2026 */
-	size_t ncols = 0, head, tail, mark_cols = ascii ? 3 : 1, used = 0;
-	const unsigned char *cut = p, *resume, *q;
-	int cols, shown;
-
-	for (q = p; *q != '\0'; ncols += (size_t)cols)
-		q += text_char(q, &cols, &shown);
-	if (max < mark_cols + 2)
-		max = mark_cols + 2;
-	if (ncols <= max) {
-		text_put(out, s, SIZE_MAX, 0);
-		return ncols;
-	}
-	head = (max - mark_cols + 1) / 2;       /* the start, as long as the end or one more */
-	tail = max - mark_cols - head;
-	/* the start: whole characters within head columns */
-	for (q = p; *q != '\0'; ) {
-		size_t n = text_char(q, &cols, &shown);
-
-		if (used + (size_t)cols > head)
-			break;
-		used += (size_t)cols;
-		q += n;
-	}
-	cut = q;
-	/* the end: the shortest suffix within tail columns, not starting
-	   with a combining mark (whose base was elided) */
-	{
-		size_t rem = 0;
-
-		for (q = cut; *q != '\0'; rem += (size_t)cols)
-			q += text_char(q, &cols, &shown);
-		resume = cut;
-		for (;;) {
-			size_t n;
-
-			if (*resume == '\0')
-				break;
-			n = text_char(resume, &cols, &shown);
-			if (rem <= tail && cols > 0)
-				break;
-			rem -= (size_t)cols;
-			resume += n;
-		}
-		used += rem;
-	}
-	text_put(out, s, (size_t)((const char *)cut - s), 0);
-	fputs(mark, out);
-	text_put(out, (const char *)resume, SIZE_MAX, 0);
-	return used + mark_cols;
+	return emit_text_name_keep(out, s, max, ascii, NULL, 0);
 }
 
 /* Writes s as one CSV field (quoted when it holds , or "). */

@@ -34,6 +34,13 @@ void emit_text_str(FILE *out, const char *s);
  * columns written, for padding.  O(|s|).
  */
 size_t emit_text_name(FILE *out, const char *s, size_t max, int ascii);
+/*
+ * emit_text_name(), keeping the characters at the byte offsets keeps[0,
+ * nkeeps) in view where the name is cut (elide.h): where it differs from
+ * the names it would look like.
+ */
+size_t emit_text_name_keep(FILE *out, const char *s, size_t max, int ascii,
+    const size_t *keeps, size_t nkeeps);
 /* Writes s as one CSV field (quoted when it holds , or ", '"' doubled). */
 void emit_csv_str(FILE *out, const char *s);
 

@@ -13,9 +13,28 @@
 #include "report/fold.h"
 #include "report/json.h"
 #include "model/trace.h"
+#include "base/elide.h"
 #include "base/units.h"
 
 #define TEXT_KERNELS 20
+
+/*
+ * Kernel i's name in at most max columns, cut so that it stays apart from
+ * the names next to it in name order (elide.h).
+ */
+static void
+kernel_name(FILE *out, const struct compare *d, size_t i, size_t max, int ascii)
+{
+	size_t near[COMPARE_NEIGHBOURS], keeps[ELIDE_PARTS], n, nk;
+	const char *others[COMPARE_NEIGHBOURS];
+
+	n = compare_kernel_neighbours(d, i, near, COMPARE_NEIGHBOURS);
+	for (size_t j = 0; j < n; j++)
+		others[j] = compare_str(d, d->kernels[near[j]].name);
+	nk = elide_keeps(compare_str(d, d->kernels[i].name), others, n, max,
+	    ascii ? 3 : 1, keeps, ELIDE_PARTS);
+	emit_text_name_keep(out, compare_str(d, d->kernels[i].name), max, ascii, keeps, nk);
+}
 
 static void
 json_metrics(struct json *j, const struct compare_metrics *m, int own)
@@ -302,7 +321,7 @@ write_text(FILE *out, const struct analysis *a, const struct analysis *b,
 			    units_format(b2, sizeof b2, k->total_a_ns),
 			    units_format(b3, sizeof b3, k->total_b_ns));
 			/* 45 columns before the name */
-			emit_text_name(out, compare_str(d, k->name), FOLD_WIDTH - 45, ascii);
+			kernel_name(out, d, i, FOLD_WIDTH - 45, ascii);
 			fputs("\n", out);
 		}
 	}
