@@ -131,4 +131,27 @@ while IFS="$(printf '\t')" read -r ts op dims; do
 done <"$tmp/gemms"
 check "four GEMMs looked at" test "$n" -eq 4
 
+# With both marks set the kernels panel is the range's: each kernel's time
+# and its share of the range, as the report of that window has them (its
+# shares were of the window on screen)
+"$GANTTY" --report --format=json -q --window=+100ms:+200ms "$example" >"$tmp/range.json"
+LC_ALL=C.UTF-8 "$GANTTY" --render --width=150 --height=40 --color=never -q \
+    --marks=+100ms:+200ms --panel=kernels "$example" >"$tmp/range.txt"
+file_has "$tmp/range.txt" "top kernels in the marked range" "the marked range's kernels"
+check "... each with its time and share of the range, as the report of that window" \
+    env PYTHONPATH="$top_srcdir/tests" "$PYTHON3" - "$tmp/range.json" "$tmp/range.txt" <<'PY'
+import json, sys
+from gfmt import dur
+r = json.load(open(sys.argv[1]))["ranks"][0]
+span = r["window"]["end_ns"] - r["window"]["start_ns"]
+lines = open(sys.argv[2], encoding="utf-8").read().split("\n")
+bad = 0
+for k in r["kernels_top"][:5]:
+    want = "%10s %5.1f%% %6dx" % (dur(k["total_ns"]), 100.0 * k["total_ns"] / span, k["count"])
+    if not any(l.startswith(" " + want) for l in lines):
+        print("no row %r" % want, file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+PY
+
 finish

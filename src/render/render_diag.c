@@ -232,6 +232,8 @@ render_diag_compare_text(char *buf, size_t n, const struct view *v)
 		    (st[1]->end_ns - st[1]->start_ns) - (st[0]->end_ns - st[0]->start_ns)));
 	} else {
 		/* only the time both traces cover: the rest is one side's idle */
+		int marked = view_marked_range(v, &s, &e);
+
 		an[0] = &v->an[0];
 		an[1] = &v->an[1];
 		clip_to_extent(an[0], &s, &e);
@@ -242,11 +244,11 @@ render_diag_compare_text(char *buf, size_t n, const struct view *v)
 		}
 		for (int k = 0; k < 2; k++)
 			metrics_window(&an[k]->dev, s, e, &m[k]);
-		if (s == v->start_ns && e == v->end_ns)
+		if (!marked && s == v->start_ns && e == v->end_ns)
 			snprintf(what, sizeof what, "B - A in view:");
 		else
-			snprintf(what, sizeof what, "B - A over the %s both cover:",
-			    units_format(b1, sizeof b1, e - s));
+			snprintf(what, sizeof what, "B - A over the %s both cover%s:",
+			    units_format(b1, sizeof b1, e - s), marked ? " in the marked range" : "");
 	}
 	snprintf(buf, n, "%s busy %s  compute %s  comm %s  exposed %s  idle %s", what,
 	    units_format_signed(b1, sizeof b1, m[1].busy_ns - m[0].busy_ns),

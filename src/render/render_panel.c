@@ -590,17 +590,22 @@ static void
 draw_kernels(struct rctx *c, int x, int y, int w, int rows)
 {
 	const struct view *v = c->v;
-	int64_t span = v->end_ns - v->start_ns;
+	int64_t ma, mb;
+	int marked = view_marked_range(v, &ma, &mb);
+	/* the numbers are the marked range's when both marks are set (view.h) */
+	int64_t span = marked ? mb - ma : v->end_ns - v->start_ns;
 	struct pen p = { c, x, y, x + w };
 
 	if (rows <= 0)
 		return;
-	render_pen_put(&p, ROLE_LABEL, "%10s %6s %7s %-8s %s", "time", "window", "count",
-	    "class", "top kernels in view");
+	render_pen_put(&p, ROLE_LABEL, "%10s %6s %7s %-8s %s", "time", marked ? "range" :
+	    "window", "count", "class", marked ? "top kernels in the marked range" :
+	    "top kernels in view");
 	if (v->ntop == 0 && rows > 1) {
 		p.x = x;
 		p.y = y + 1;
-		render_pen_put(&p, ROLE_PANEL, "no GPU activity in the window");
+		render_pen_put(&p, ROLE_PANEL, marked ? "no GPU activity in the marked range" :
+		    "no GPU activity in the window");
 	}
 	for (size_t i = 0; i < v->ntop && (int)i + 1 < rows; i++) {
 		const struct kernel_total *k = &v->top[i];
