@@ -16,6 +16,7 @@
 #include "view/view.h"
 #include "view/view_nav.h"
 #include "view/view_lanes.h"
+#include "view/view_select.h"
 #include "view/view_whatif.h"
 #include "analysis/crossrank.h"
 #include "analysis/depgraph.h"
@@ -370,7 +371,7 @@ Test(window, zoom_stack)
 
 	bare_view(&v, 0, 1000000000, 100);
 	cr_assert_eq(view_do(&v, CMD_UNZOOM), VIEW_NONE);
-	cr_assert_str_eq(v.message, "no zoom to undo");
+	cr_assert_str_eq(v.message, "nothing to go back to");
 
 	view_set_window(&v, 1000, 2000, 1);
 	view_set_window(&v, 1500, 1800, 1);
@@ -555,6 +556,92 @@ Test(nav, steps_forward_and_backward)
 	f.v.sel = SEL_NONE;
 	cr_assert_eq(view_do(&f.v, CMD_ZOOM_SELECTED), VIEW_REPAINT);
 	cr_assert_str_eq(f.v.message, "nothing selected");
+	fix_free(&f);
+}
+
+/*
+ * z and y walk the places visited as a browser's Back and Forward: the
+ * window, the selection and the cursor come back; a new visit drops the
+ * places ahead; jumps that select without zooming are visits too, panning
+ * and the cursor are not.
+ */
+Test(nav, history_back_and_forward)
+{
+	struct fix f;
+	int cur;
+
+	fix_nav(&f, 200);
+	view_do(&f.v, CMD_NEXT_STEP);           /* step 4, index 3 */
+	view_do(&f.v, CMD_NEXT_STEP);           /* step 5 */
+	cr_assert_eq(f.v.sel_index, 4);
+	cr_assert_eq(f.v.nzoom, 2);
+	cr_assert_eq(view_do(&f.v, CMD_UNZOOM), VIEW_RECALC);
+	cr_assert_eq(f.v.sel, SEL_STEP);
+	cr_assert_eq(f.v.sel_index, 3, "back: the step selected there");
+	assert_zoomed_to(&f.v, 12050, 12840);
+	cr_assert_eq(f.v.nahead, 1);
+	cr_assert_eq(view_do(&f.v, CMD_FORWARD), VIEW_RECALC);
+	cr_assert_eq(f.v.sel_index, 4, "forward: step 5 again");
+	assert_zoomed_to(&f.v, 15050, 17050);
+	cr_assert_eq(view_do(&f.v, CMD_FORWARD), VIEW_NONE);
+	cr_assert_str_eq(f.v.message, "nothing to go forward to (z goes back)");
+	/* back twice: where it started, nothing selected, the cursor as it was */
+	view_do(&f.v, CMD_UNZOOM);
+	view_do(&f.v, CMD_UNZOOM);
+	cr_assert_eq(f.v.sel, SEL_NONE);
+	assert_window(&f.v, 3050 * US, 21845 * US);
+	cr_assert_eq(f.v.cursor, 100);
+	cr_assert_eq(f.v.nahead, 2);
+	/* panning and the cursor are not visits; a new visit drops what was ahead */
+	view_do(&f.v, CMD_PAN_RIGHT);
+	view_do(&f.v, CMD_CURSOR_LEFT);
+	cr_assert_eq(f.v.nzoom, 0);
+	cr_assert_eq(f.v.nahead, 2);
+	view_do(&f.v, CMD_NEXT_STEP);
+	cr_assert_eq(f.v.nzoom, 1);
+	cr_assert_eq(f.v.nahead, 0);
+	/* the cursor moves a column, the window stays; at the edge it stops */
+	cur = f.v.cursor;
+	{
+		int64_t s = f.v.start_ns, e = f.v.end_ns;
+
+		cr_assert_eq(view_do(&f.v, CMD_CURSOR_RIGHT), VIEW_REPAINT);
+		cr_assert_eq(f.v.cursor, cur + 1);
+		assert_window(&f.v, s, e);
+		view_set_cursor(&f.v, 0);
+		cr_assert_eq(view_do(&f.v, CMD_CURSOR_LEFT), VIEW_REPAINT);
+		cr_assert_eq(f.v.cursor, 0);
+		cr_assert_str_eq(f.v.message,
+		    "the cursor is at the window's edge (pan with Left and Right)");
+	}
+	fix_free(&f);
+}
+
+/*
+ * The marks: a drag across columns 20..59 marks exactly those columns; Z
+ * zooms to them (pushed: z comes back), the window then the range itself.
+ */
+Test(nav, drag_marks_and_zoom_to_them)
+{
+	struct fix f;
+	int64_t a, b, s0, e0;
+
+	fix_nav(&f, 200);
+	s0 = f.v.start_ns;
+	e0 = f.v.end_ns;
+	cr_assert_eq(view_do(&f.v, CMD_ZOOM_MARKS), VIEW_REPAINT);
+	cr_assert_str_eq(f.v.message,
+	    "no range: set both marks (< and >, or drag across the lanes)");
+	cr_assert_eq(view_select_mark_columns(&f.v, 59, 20), VIEW_RECALC);
+	cr_assert(view_marked_range(&f.v, &a, &b));
+	cr_assert_eq(a, view_col_ns(&f.v, 20));
+	cr_assert_eq(b, view_col_ns(&f.v, 60));
+	cr_assert_eq(f.v.cursor, 20);
+	cr_assert_eq(view_do(&f.v, CMD_ZOOM_MARKS), VIEW_RECALC);
+	assert_window(&f.v, a, b);
+	cr_assert_eq(f.v.nzoom, 1);
+	view_do(&f.v, CMD_UNZOOM);
+	assert_window(&f.v, s0, e0);
 	fix_free(&f);
 }
 
@@ -855,7 +942,8 @@ Test(search, next_previous_case_insensitive)
 	cr_assert_eq(f.v.match_n, 14);
 	cr_assert_str_eq(f.v.message, "");
 	assert_window(&f.v, 10000 * US, 14000 * US);
-	cr_assert_eq(f.v.nzoom, 0);
+	cr_assert_eq(f.v.nzoom, 1, "the search is a visit: z goes back to no selection");
+	cr_assert_eq(f.v.zooms[0].sel, SEL_NONE);
 	cr_assert_eq(f.v.show_cpu, 0, "a GPU match leaves the CPU lanes off");
 	/* n: B of step 4, "Fused_GEMM_B" (upper case), in view too. */
 	view_do(&f.v, CMD_NEXT_MATCH);
@@ -870,7 +958,7 @@ Test(search, next_previous_case_insensitive)
 	cr_assert_str_eq(sel_name(&f, 0), "sm90_gemm_A");
 	cr_assert_eq(sel_ts(&f, 0), 15050 * US);
 	assert_window(&f.v, 13225 * US, 17225 * US);
-	cr_assert_eq(f.v.nzoom, 0);
+	cr_assert_eq(f.v.nzoom, 3, "each match is a visit (the window not zoomed)");
 	cr_assert_eq(view_ns_col(&f.v, 15050 * US), f.v.cursor);
 	/* N, N, N: back past step 4 to B of step 3 (nvjet_C does not match). */
 	view_do(&f.v, CMD_PREV_MATCH);

@@ -104,6 +104,12 @@ send() {
 }
 # mouse WIN BUTTON X Y: an SGR (1006) mouse press and release at the 0-based
 # cell (X, Y), what xterm sends; BUTTON 0 is the left button, 64/65 the wheel.
+# drag WIN X1 Y X2: button 1 pressed at the 0-based cell (X1, Y) and
+# released at (X2, Y), as xterm sends a drag (SGR 1006).
+drag() {
+	T send-keys -t "$1" -l "$(printf '\033[<0;%d;%dM' $(($2 + 1)) $(($3 + 1)))"
+	T send-keys -t "$1" -l "$(printf '\033[<0;%d;%dm' $(($4 + 1)) $(($3 + 1)))"
+}
 mouse() {
 	T send-keys -t "$1" -l "$(printf '\033[<%d;%d;%dM' "$2" $(($3 + 1)) $(($4 + 1)))"
 	[ "$2" -ge 64 ] ||

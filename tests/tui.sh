@@ -36,8 +36,8 @@ the median step 16, mostly compute" grep -qE 'vs median step 16: \+38\.6[0-9]? m
 send main '}'
 wait_for main "selected layer" "} selects a layer"
 
-# the help of every binding on one column needs 53 rows
-T resize-window -t main -x 160 -y 56
+# the help of every binding on one column needs 57 rows
+T resize-window -t main -x 160 -y 62
 send main '?'
 wait_for main "? closes this help" "? shows the help"
 "$GANTTY" --keys >"$tmp/keys"

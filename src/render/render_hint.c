@@ -45,7 +45,7 @@ render_matrix_hint(const struct rctx *c)
 enum hint_when {
 	H_ALWAYS, H_STEPS, H_LAYERS, H_OUTLIERS, H_GAPS, H_FINDINGS, H_QUERY,
 	H_SELECTED, H_ZOOMED, H_RANKS, H_SKEW, H_DIFF, H_LANES, H_EVENT,
-	H_MARKS, H_CPU,
+	H_MARKS, H_RANGE, H_CPU, H_AHEAD,
 };
 
 /*
@@ -58,6 +58,7 @@ const struct hint_item render_hints[] = {
 	{ CMD_PAN_LEFT, "\xe2\x86\x90\xe2\x86\x92", "<- ->", "pan", 0, H_ALWAYS },
 	{ CMD_ZOOM_IN, "+-", NULL, "zoom", 0, H_ALWAYS },
 	{ CMD_UNZOOM, "z", NULL, "back", 4, H_ZOOMED },
+	{ CMD_FORWARD, "y", NULL, "forward", 4, H_AHEAD },
 	{ CMD_NEXT_STEP, "]/[", NULL, "step", 1, H_STEPS },
 	{ CMD_NEXT_LAYER, "}/{", NULL, "layer", 2, H_LAYERS },
 	{ CMD_NEXT_OUTLIER, "o", NULL, "outlier", 1, H_OUTLIERS },
@@ -70,6 +71,7 @@ const struct hint_item render_hints[] = {
 	{ CMD_NEXT_EVENT, ".", NULL, "event", 2, H_LANES },
 	{ CMD_FOLLOW_LINK, "J", NULL, "launch", 2, H_EVENT },
 	{ CMD_MARK_A, "<", NULL, "mark", 4, H_LANES },
+	{ CMD_ZOOM_MARKS, "Z", NULL, "zoom to marks", 1, H_RANGE },
 	{ CMD_CLEAR_MARKS, "Esc", NULL, "unmark", 1, H_MARKS },
 	{ CMD_SEARCH, "/", NULL, "search", 2, H_ALWAYS },
 	{ CMD_NEXT_MATCH, "n/N", NULL, "match", 2, H_QUERY },
@@ -133,6 +135,10 @@ hint_applies(const struct rctx *c, enum hint_when h)
 		return v->sel == SEL_EVENT;
 	case H_MARKS:
 		return v->marks != 0;
+	case H_RANGE:
+		return (v->marks & 3) == 3;
+	case H_AHEAD:
+		return v->nahead > 0;
 	case H_CPU:
 		return v->show_cpu;
 	}

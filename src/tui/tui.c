@@ -32,6 +32,7 @@
 #include "tui/tui.h"
 #include "view/command.h"
 #include "view/view.h"
+#include "view/view_history.h"
 #include "view/view_nav.h"
 #include "base/xalloc.h"
 
@@ -204,11 +205,17 @@ setup(void)
 	intrflush(stdscr, FALSE);
 	curs_set(0);
 	set_escdelay(25);
-	mousemask(BUTTON1_CLICKED | BUTTON4_PRESSED
+	/*
+	 * Presses and releases, not clicks: a release in another column than
+	 * its press is a drag, which sets the marks; no click interval, so a
+	 * quick drag is not taken for a click.
+	 */
+	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED
 	    | BUTTON5_PRESSED
 #endif
 	    , NULL);
+	mouseinterval(0);
 	return 0;
 }
 
@@ -333,8 +340,9 @@ append_char(char *s, size_t cap, size_t *len, wchar_t wc)
 static int
 click(struct view *v, const struct layout *lay, int x, int y)
 {
-	int change = VIEW_NONE, a = -1;
+	int change = VIEW_NONE, a = -1, nzoom = v->nzoom;
 	uint32_t ev;
+	struct view_place before;
 
 	if (x < lay->time_x || x >= lay->time_x + lay->time_cols)
 		return VIEW_NONE;
@@ -343,7 +351,27 @@ click(struct view *v, const struct layout *lay, int x, int y)
 	if (ev == UINT32_MAX || a < 0 || (size_t)a >= v->nan)
 		return change;
 	/* as the keyboard selects: the focus, the rank and the panel follow */
+	view_here(v, &before);
 	change |= view_select_goto(v, (size_t)a, ev);
+	view_history_after(v, &before, nzoom, 1);       /* a place visited */
+	if ((change & VIEW_RECALC) == VIEW_RECALC)
+		view_recalc(v);
+	return change;
+}
+
+/*
+ * Button 1 released at (x, y) after its press at (px, py): in the time
+ * area and in another column, a drag across the lanes that sets the marks
+ * (view_select_mark_columns()); else a click.
+ */
+static int
+release(struct view *v, const struct layout *lay, int px, int py, int x, int y)
+{
+	int change;
+
+	if (px < 0 || px == x || px < lay->time_x || px >= lay->time_x + lay->time_cols)
+		return px < 0 ? click(v, lay, x, y) : click(v, lay, px, py);
+	change = view_select_mark_columns(v, px - lay->time_x, x - lay->time_x);
 	if ((change & VIEW_RECALC) == VIEW_RECALC)
 		view_recalc(v);
 	return change;
@@ -360,6 +388,8 @@ translate_key(int rc, wint_t wc)
 			return KEYMAP_TAB;
 		if (wc == 27)
 			return KEYMAP_ESC;
+		if (wc == 127 || wc == 8)
+			return KEYMAP_BACKSPACE;        /* what most terminals send */
 		return (int)wc;
 	}
 	switch (wc) {
@@ -370,6 +400,9 @@ translate_key(int rc, wint_t wc)
 	case KEY_PPAGE: return KEYMAP_PGUP;
 	case KEY_NPAGE: return KEYMAP_PGDN;
 	case KEY_ENTER: return KEYMAP_ENTER;
+	case KEY_BACKSPACE: return KEYMAP_BACKSPACE;
+	case KEY_SLEFT: return KEYMAP_SLEFT;
+	case KEY_SRIGHT: return KEYMAP_SRIGHT;
 	default: return 0;
 	}
 }
@@ -396,7 +429,7 @@ tui_run(struct view *v, const struct render_opts *ropts, int color_mode)
 	char query[sizeof v->query];
 	size_t qlen = 0;
 	int searching = 0, dirty = 1, status = 0, read_errors = 0;
-
+	int press_x = -1, press_y = -1;         /* button 1 down there, for a drag */
 	int rc0 = setup();
 
 	if (rc0 < 0)
@@ -466,7 +499,14 @@ tui_run(struct view *v, const struct render_opts *ropts, int color_mode)
 
 			if (getmouse(&me) != OK || searching)
 				continue;
-			if (me.bstate & BUTTON1_CLICKED) {
+			if (me.bstate & BUTTON1_PRESSED) {
+				press_x = me.x;
+				press_y = me.y;
+				continue;
+			} else if (me.bstate & BUTTON1_RELEASED) {
+				change = release(v, &lay, press_x, press_y, me.x, me.y);
+				press_x = -1;
+			} else if (me.bstate & BUTTON1_CLICKED) {
 				change = click(v, &lay, me.x, me.y);
 			} else if (me.bstate & (BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED

@@ -8,6 +8,7 @@
 #include "view/view.h"
 #include "view/view_compare.h"
 #include "view/view_diag.h"
+#include "view/view_history.h"
 #include "view/view_lanes.h"
 #include "view/view_nav.h"
 #include "view/view_select.h"
@@ -118,7 +119,13 @@ static int do_cmd(struct view *v, enum view_cmd cmd);
 int
 view_do(struct view *v, enum view_cmd cmd)
 {
-	int ch = do_cmd(v, cmd);
+	struct view_place before;
+	int nzoom = v->nzoom, ch;
+
+	view_here(v, &before);
+	ch = do_cmd(v, cmd);
+	if (cmd != CMD_UNZOOM && cmd != CMD_FORWARD)
+		view_history_after(v, &before, nzoom, view_history_jump(cmd));
 
 	view_lanes_prepare(v);
 	view_select_refresh(v);
@@ -171,6 +178,10 @@ do_cmd(struct view *v, enum view_cmd cmd)
 		if (v->mode == VIEW_MODE_TABLE)
 			view_pop_mode(v);
 		return view_compare_toggle(v);
+	case CMD_UNZOOM:
+		return view_history_back(v);
+	case CMD_FORWARD:
+		return view_history_forward(v);
 	case CMD_TABLE_STEPS:
 		return view_table_toggle(v, VT_STEPS);
 	case CMD_TABLE_LAYERS:

@@ -11,12 +11,15 @@
  * In VIEW_COMMANDS order, one binding per command, so that the ? overlay,
  * `gantty --keys` and the man page's KEYS section list the commands in the
  * order view.h gives them (test_keymap checks both).  keys_text names every
- * key of the binding: Left Right Up Down Enter Tab Esc, "click" for mouse button 1, "wheel up/down" for the
- * mouse wheel, PgUp PgDn for the page keys, Ctrl-C for key 3, and characters as themselves.
+ * key of the binding: Left Right Up Down Enter Tab Esc Backspace Shift-Left Shift-Right,
+ * "click" for mouse button 1, "wheel up/down" for the mouse wheel, PgUp PgDn for
+ * the page keys, Ctrl-C for key 3, and characters as themselves.
  */
 const struct binding keymap[] = {
 	{ { KEYMAP_LEFT, 'h', 'a' },            "Left h a",       CMD_PAN_LEFT, NULL },
 	{ { KEYMAP_RIGHT, 'l', 'd' },           "Right l d",      CMD_PAN_RIGHT, NULL },
+	{ { '(', KEYMAP_SLEFT },                "( Shift-Left",   CMD_CURSOR_LEFT, "(" },
+	{ { ')', KEYMAP_SRIGHT },               ") Shift-Right",  CMD_CURSOR_RIGHT, ")" },
 	{ { KEYMAP_UP, 'k' },                   "Up k",           CMD_LANE_UP, NULL },
 	{ { KEYMAP_DOWN, 'j' },                 "Down j",         CMD_LANE_DOWN, NULL },
 	{ { '.' },                              ".",              CMD_NEXT_EVENT, NULL },
@@ -31,10 +34,12 @@ const struct binding keymap[] = {
 	{ { KEYMAP_ENTER },                     "Enter",          CMD_ZOOM_SELECTED, NULL },
 	{ { 'f' },                              "f",              CMD_FIT, NULL },
 	{ { 'F' },                              "F",              CMD_FIT_RANK, NULL },
-	{ { 'z' },                              "z",              CMD_UNZOOM, NULL },
+	{ { 'z', KEYMAP_BACKSPACE },            "z Backspace",    CMD_UNZOOM, "z" },
+	{ { 'y' },                              "y",              CMD_FORWARD, NULL },
 	{ { '<' },                              "<",              CMD_MARK_A, NULL },
 	{ { '>' },                              ">",              CMD_MARK_B, NULL },
 	{ { KEYMAP_ESC },                       "Esc",            CMD_CLEAR_MARKS, NULL },
+	{ { 'Z' },                              "Z",              CMD_ZOOM_MARKS, NULL },
 	{ { ']' },                              "]",              CMD_NEXT_STEP, NULL },
 	{ { '[' },                              "[",              CMD_PREV_STEP, NULL },
 	{ { '}' },                              "}",              CMD_NEXT_LAYER, NULL },
@@ -72,7 +77,7 @@ const struct binding keymap[] = {
 
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
-/* Linear: 52 bindings, one lookup per key press. */
+/* Linear: 57 bindings, one lookup per key press. */
 int
 keymap_lookup(int key)
 {

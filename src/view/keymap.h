@@ -27,6 +27,9 @@ enum {
 	KEYMAP_PGDN,
 	KEYMAP_ESC,
 	KEYMAP_CLICK,                   /* button 1: tui.c runs it with the pointer */
+	KEYMAP_BACKSPACE,
+	KEYMAP_SLEFT,                   /* Shift-Left */
+	KEYMAP_SRIGHT,
 };
 
 #define KEYMAP_MAX_KEYS 4

@@ -98,6 +98,20 @@ view_ns_col(const struct view *v, int64_t ts_ns)
 
 /* ---- the window ---- */
 
+void
+view_here(const struct view *v, struct view_place *p)
+{
+	memset(p, 0, sizeof *p);
+	p->start_ns = v->start_ns;
+	p->end_ns = v->end_ns;
+	p->rank = v->rank;
+	p->sel = v->sel;
+	p->sel_index = v->sel_index;
+	p->sel_gap = v->sel_gap;
+	p->cursor = v->cursor;
+}
+
+/* The place shown goes on the places to go back to (view_history.h). */
 static int
 push_zoom(struct view *v)
 {
@@ -106,8 +120,7 @@ push_zoom(struct view *v)
 		    (VIEW_ZOOM_DEPTH - 1) * sizeof v->zooms[0]);
 		v->nzoom--;
 	}
-	v->zooms[v->nzoom].start_ns = v->start_ns;
-	v->zooms[v->nzoom].end_ns = v->end_ns;
+	view_here(v, &v->zooms[v->nzoom]);
 	return ++v->nzoom;
 }
 
@@ -576,7 +589,7 @@ zoom(struct view *v, int in)
 		 * arithmetic double that may differ by a nanosecond.
 		 */
 		if (v->nzoom > 0) {
-			const struct view_span *z = &v->zooms[v->nzoom - 1];
+			const struct view_place *z = &v->zooms[v->nzoom - 1];
 			uint64_t zs = udiff(z->start_ns, z->end_ns);
 
 			if (z->start_ns <= v->start_ns && z->end_ns >= v->end_ns &&
@@ -603,19 +616,6 @@ pan(struct view *v, int dir)
 		snprintf(v->message, sizeof v->message, "%s",
 		    dir < 0 ? "at the start of the trace" : "at the end of the trace");
 	return ch;
-}
-
-static int
-unzoom(struct view *v)
-{
-	struct view_span z;
-
-	if (v->nzoom == 0) {
-		snprintf(v->message, sizeof v->message, "no zoom to undo");
-		return VIEW_NONE;
-	}
-	z = v->zooms[--v->nzoom];
-	return view_set_window(v, z.start_ns, z.end_ns, 0) | VIEW_REPAINT;
 }
 
 static int
@@ -655,6 +655,16 @@ view_do_common(struct view *v, enum view_cmd cmd)
 		return pan(v, -1);
 	case CMD_PAN_RIGHT:
 		return pan(v, 1);
+	case CMD_CURSOR_LEFT:
+	case CMD_CURSOR_RIGHT:
+		/* the window stays: at its edge the cursor does too */
+		if (cmd == CMD_CURSOR_LEFT ? v->cursor == 0 : v->cursor >= v->cols - 1) {
+			snprintf(v->message, sizeof v->message,
+			    "the cursor is at the window's edge (pan with Left and Right)");
+			return VIEW_REPAINT;
+		}
+		v->cursor += cmd == CMD_CURSOR_LEFT ? -1 : 1;
+		return VIEW_REPAINT;
 	case CMD_LANE_UP:
 		if (v->lane_scroll == 0)
 			return VIEW_NONE;
@@ -691,8 +701,6 @@ view_do_common(struct view *v, enum view_cmd cmd)
 		return view_set_window(v, an->dev.first_ns, an->dev.last_ns, 1) |
 		    VIEW_REPAINT;
 	}
-	case CMD_UNZOOM:
-		return unzoom(v);
 	case CMD_SEARCH:
 		return VIEW_REPAINT;
 	case CMD_NEXT_RANK:

@@ -54,6 +54,8 @@
 #define VIEW_COMMANDS(X) \
 	X(PAN_LEFT, "pan left", "pan left") \
 	X(PAN_RIGHT, "pan right", "pan right") \
+	X(CURSOR_LEFT, "cursor left", "move the cursor a column left, the window staying") \
+	X(CURSOR_RIGHT, "cursor right", "move the cursor a column right, the window staying") \
 	X(LANE_UP, "lane above", "focus the lane above (the lanes scroll with it; overview, matrix: scroll)") \
 	X(LANE_DOWN, "lane below", "focus the lane below") \
 	X(NEXT_EVENT, "select next", "select the event under the cursor in the focused lane, then the next") \
@@ -68,10 +70,12 @@
 	X(ZOOM_SELECTED, "go to selected", "zoom to the selected step, layer, gap or event (matrix: open the rank; D table: its row)") \
 	X(FIT, "fit everything", "fit everything") \
 	X(FIT_RANK, "fit rank's GPU", "fit the current rank's own GPU span: the report's window") \
-	X(UNZOOM, "undo zoom", "undo the last zoom") \
+	X(UNZOOM, "back", "back to the place before (window, rank, selection): a zoom, jump or search undone") \
+	X(FORWARD, "forward", "forward again to the place z left") \
 	X(MARK_A, "mark 1", "set mark 1 at the cursor: with both marks the panel measures the range") \
 	X(MARK_B, "mark 2", "set mark 2 at the cursor") \
 	X(CLEAR_MARKS, "clear marks", "clear the marks: the panel measures the window again") \
+	X(ZOOM_MARKS, "zoom to marks", "zoom to the range between the marks (mouse: drag across the lanes to set them)") \
 	X(NEXT_STEP, "next step", "step under the cursor, then the next") \
 	X(PREV_STEP, "previous step", "step under the cursor, then the previous") \
 	X(NEXT_LAYER, "next layer", "layer under the cursor, then the next (step: its first)") \
@@ -148,8 +152,17 @@ enum view_mode {
 	VIEW_MODE_COUNT
 };
 
-struct view_span {
+/*
+ * A place visited (view_history.h): the window, the current rank, the
+ * selection and the cursor.
+ */
+struct view_place {
 	int64_t start_ns, end_ns;
+	size_t rank;
+	enum view_sel sel;
+	long sel_index;
+	struct gap sel_gap;
+	int cursor;
 };
 
 /*
@@ -178,8 +191,11 @@ struct view {
 	size_t nan;
 	int64_t t0_ns, t1_ns;           /* bounds */
 	int64_t start_ns, end_ns;       /* the visible window */
-	struct view_span zooms[VIEW_ZOOM_DEPTH]; /* windows to go back to (z) */
+	struct view_place zooms[VIEW_ZOOM_DEPTH]; /* places to go back to (z:
+	                                   the zooms and jumps, view_history.h) */
 	int nzoom;
+	struct view_place ahead[VIEW_ZOOM_DEPTH]; /* places to go forward to (y) */
+	int nahead;
 	int cols;                       /* columns of the time area, >= 1 */
 	int cursor;                     /* cursor column, 0 .. cols-1 */
 	size_t rank;                    /* the current analysis (r / R) */
@@ -293,6 +309,8 @@ size_t view_nranks(const struct view *v);
  * and the diagnosis state too, then calls this.
  */
 void view_release(struct view *v);
+/* Fills p with the place v shows (view_history.h). */
+void view_here(const struct view *v, struct view_place *p);
 /* Returns the first nanosecond of column col (col may be cols: the end). */
 int64_t view_col_ns(const struct view *v, int col);
 /* Returns the column holding ts_ns, clamped to [-1, cols] outside the window. */

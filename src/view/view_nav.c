@@ -16,6 +16,7 @@
 #include "base/xalloc.h"
 #include "model/trace.h"
 #include "view/view.h"
+#include "view/view_history.h"
 #include "view/view_select.h"
 
 /* The names of one trace that match the query: one bit per strtab id. */
@@ -689,8 +690,8 @@ jump_match(struct view *v, int dir, int from_cursor)
 	return show_match(v, e);
 }
 
-int
-view_search(struct view *v, const char *text)
+static int
+search(struct view *v, const char *text)
 {
 	v->message[0] = '\0';
 	if (v->nan == 0) {
@@ -810,4 +811,16 @@ view_nav_free(struct view *v)
 	match_reset(v->nav);
 	free(v->nav);
 	v->nav = NULL;
+}
+
+int
+view_search(struct view *v, const char *text)
+{
+	struct view_place before;
+	int nzoom = v->nzoom, ch;
+
+	view_here(v, &before);
+	ch = search(v, text);
+	view_history_after(v, &before, nzoom, 1);      /* a search goes to its match */
+	return ch;
 }

@@ -362,24 +362,46 @@ launch_op(struct view *v)
 	return view_select_goto(v, v->rank, to);
 }
 
+/* Says what the marks measure; VIEW_RECALC with both set, else VIEW_REPAINT. */
 static int
-set_mark(struct view *v, int k)
+marks_said(struct view *v, int k)
 {
 	char a[32], b[32];
 	int64_t x, y;
 
-	v->mark_ns[k] = view_cursor_ns(v);
-	v->marks |= 1 << k;
 	if (view_marked_range(v, &x, &y)) {
 		units_format(a, sizeof a, x - v->t0_ns);
 		units_format(b, sizeof b, y - x);
 		snprintf(v->message, sizeof v->message,
-		    "marked +%s, %s long: the panel measures it (Esc clears)", a, b);
+		    "marked +%s, %s long: the panel measures it (Z zooms to it, Esc clears)",
+		    a, b);
 		return VIEW_RECALC;
 	}
 	snprintf(v->message, sizeof v->message, "mark %d set; %c sets the other",
 	    k + 1, k == 0 ? '>' : '<');
 	return VIEW_REPAINT;
+}
+
+static int
+set_mark(struct view *v, int k)
+{
+	v->mark_ns[k] = view_cursor_ns(v);
+	v->marks |= 1 << k;
+	return marks_said(v, k);
+}
+
+int
+view_select_mark_columns(struct view *v, int col_a, int col_b)
+{
+	int lo = col_a < col_b ? col_a : col_b, hi = col_a < col_b ? col_b : col_a;
+
+	lo = lo < 0 ? 0 : lo >= v->cols ? v->cols - 1 : lo;
+	hi = hi < 0 ? 0 : hi >= v->cols ? v->cols - 1 : hi;
+	v->mark_ns[0] = view_col_ns(v, lo);
+	v->mark_ns[1] = view_col_ns(v, hi + 1);
+	v->marks = 3;
+	v->cursor = col_b < 0 ? 0 : col_b >= v->cols ? v->cols - 1 : col_b;
+	return marks_said(v, 1);
 }
 
 int
@@ -406,6 +428,17 @@ view_select_do(struct view *v, enum view_cmd cmd)
 		return set_mark(v, 0);
 	case CMD_MARK_B:
 		return set_mark(v, 1);
+	case CMD_ZOOM_MARKS: {
+		int64_t a, b;
+
+		if (!view_marked_range(v, &a, &b)) {
+			snprintf(v->message, sizeof v->message,
+			    "no range: set both marks (< and >, or drag across the lanes)");
+			return VIEW_REPAINT;
+		}
+		/* the window is the range itself: the panel's numbers stay */
+		return view_set_window(v, a, b, 1) | VIEW_REPAINT;
+	}
 	case CMD_CLEAR_MARKS:
 		if (v->marks == 0)
 			return VIEW_NONE;

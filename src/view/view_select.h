@@ -4,8 +4,8 @@
  * within the focused lane (. and ,), the jump between a kernel and its
  * launch call (J), the op around (u: a kernel's launching op, the innermost
  * cpu_op that holds its launch call; a CPU event's parent, the event one
- * lane up that holds it), the two marks that measure a range (< and >, Esc clears
- * them), and the toggles of the lanes that only this selection needs
+ * lane up that holds it), the two marks that measure a range (< and >, or
+ * a mouse drag; Esc clears them, Z zooms to them), and the toggles of the lanes that only this selection needs
  * (Python frames p, counters C).
  *
  * The focus names a lane of view_lanes.h (struct view_focus in view.h): it
@@ -34,6 +34,13 @@ int view_select_do(struct view *v, enum view_cmd cmd);
  * off screen and the cursor goes to its start.  Returns the change.
  */
 int view_select_goto(struct view *v, size_t a, uint32_t ev);
+/*
+ * A drag across the lanes from column col_a to col_b (either order, clamped
+ * to the window): the marks at the start of the first column and the end
+ * of the last, so the range is every column the drag crossed; the cursor
+ * goes to col_b.  Returns the change (VIEW_RECALC: the panel measures it).
+ */
+int view_select_mark_columns(struct view *v, int col_a, int col_b);
 /*
  * With an event selected and the selection panel shown, reads its args
  * back from its file (load/source.h) unless they are read already, and a
