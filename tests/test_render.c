@@ -381,7 +381,28 @@ Test(render, selected_event_and_its_range)
 	}
 	cr_assert_neq(role_at(y, 30), ROLE_SELECTED);
 	cr_assert_neq(role_at(2, 30), ROLE_SELECTED);
+	/* its name, dark on the highlight from its first column: readable */
+	cr_assert(strncmp(text(y, F.lay.time_x, F.lay.time_x + 30), "gemm_big", 8) == 0,
+	    "selected: %s", text(y, F.lay.time_x, F.lay.time_x + 30));
+	cr_assert(!grid_at(&F.g, F.lay.time_x, y)->reverse);
 	cr_assert(frame_has("selected gemm_big"), "the summary line");
+	/* narrow (the lane names an event from its second column, and not below 8) */
+	{
+		const struct event *e = &F.t.events[ev];
+		int c0, c1;
+
+		view_resize(&F.v, RENDER_MIN_W - RENDER_LABEL_W);  /* 38.5 ns a column */
+		fx_draw(RENDER_MIN_W, H);
+		y = find_row(ROW_GPU, 7, 0);
+		c0 = view_ns_col(&F.v, e->ts_ns);
+		c1 = view_ns_col(&F.v, e->ts_ns + e->dur_ns - 1);
+		cr_assert(c1 - c0 + 1 >= 3 && c1 - c0 + 1 <= 8, "%d columns", c1 - c0 + 1);
+		cr_assert(strncmp(text(y, F.lay.time_x + c0, F.lay.time_x + c1 + 1), "gem", 3) == 0,
+		    "selected, narrow: %s", text(y, F.lay.time_x + c0, F.lay.time_x + c1 + 1));
+		cr_assert_eq(role_at(y, c0), ROLE_SELECTED);
+		view_resize(&F.v, COLS);
+		fx_draw(W, H);
+	}
 	F.v.panel = PANEL_SELECTION;
 	fx_draw(W, H);
 	cr_assert(frame_has("correlation 1"));

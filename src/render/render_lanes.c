@@ -326,6 +326,17 @@ draw_selected_event(struct rctx *c, int y, const struct row_info *ri)
 		cl->role = ROLE_SELECTED;
 		cl->reverse = 0;
 	}
+	/*
+	 * Its name across its columns, dark on the highlight, whether or not
+	 * the lane had room to name it (it names the event at each column's
+	 * middle): the selected event always says what it is.
+	 */
+	if (c1 - c0 + 1 >= 3) {
+		char sbuf[256];
+
+		render_put_fit(c, c->x0 + c0, y, c1 - c0 + 1, ROLE_SELECTED,
+		    render_display_name(t, e, sbuf, sizeof sbuf));
+	}
 }
 
 /* ---- the lanes --------------------------------------------------------- */
