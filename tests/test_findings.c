@@ -254,6 +254,37 @@ Test(findings, exposed_all_gather)
 	fx_free(&x);
 }
 
+/*
+ * "% of step time" is of the steps' own time (their CPU spans, as the
+ * steps table and the report's steps give it), not of their GPU extents:
+ * a step of 500 us on the CPU whose GPU work runs 1000 us (a GEMM, then an
+ * exposed all-gather of 200 us) has 40% of its step time exposed, not 20%.
+ */
+Test(findings, exposed_share_is_of_the_steps_own_time)
+{
+	struct analysis_opts o = j_opts();
+	struct fx x;
+	const struct finding *f;
+
+	memset(&x, 0, sizeof x);
+	next_corr = 1;
+	j_begin();
+	step(1, 100, 600);
+	kernel(1, 110, "gemm", 150, 950);
+	kernel(1, 120, "ncclDevKernel_AllGather_RING_LL", 950, 1150);
+	j_load(&x.t);
+	analysis_build(&x.a, &x.t, 0, &o);
+	x.n = findings_find(&x.a, NULL, 0, &x.f);
+	cr_assert_eq(x.a.nsteps, 1);
+	cr_assert_eq(x.a.steps[0].gpu_end_ns - x.a.steps[0].gpu_start_ns, 1000 * US);
+	f = must(&x, FIND_EXPOSED_COMM);
+	cr_assert_eq(num(f, "exposed_comm_ns"), 200 * US);
+	cr_assert_eq(num(f, "step_time_ns"), 500 * US);
+	cr_assert_float_eq(real(f, "exposed_share"), 0.4, 1e-9);
+	cr_assert_not_null(strstr(f->summary, "40.0% of step time"), "%s", f->summary);
+	fx_free(&x);
+}
+
 /* One collective alone: n kernels of comm_us each, 10 us apart, no steps. */
 static void
 fx_lone_comm(struct fx *x, int n, long long comm_us, long long compute_us)

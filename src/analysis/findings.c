@@ -503,7 +503,8 @@ rule_exposed(struct list *l, const struct ctx *c)
 	memset(&u, 0, sizeof u);
 	ivset_build(&u, ext, next);
 	free(ext);
-	base = ivset_total(&u);
+	/* of step time as the steps give it (their CPU spans), as everywhere */
+	base = ivset_total(&u) > 0 ? c->step_ns : 0;
 	for (size_t i = 0; i < u.n; i++)
 		exposed += ivset_measure(&d->exposed, u.start_ns[i], u.end_ns[i]);
 	ivset_free(&u);
