@@ -486,7 +486,7 @@ rule_exposed(struct list *l, const struct ctx *c)
 	double sh;
 	int top = EXPO_AG;
 	char b1[32], b2[32];
-	int n;
+	int n, whole = 1;
 	uint8_t *memo;
 
 	/* the union of the steps' GPU extents (they may overlap) */
@@ -496,6 +496,8 @@ rule_exposed(struct list *l, const struct ctx *c)
 
 		if (!s->has_gpu)
 			continue;
+		if (s->gpu_start_ns < c->w0 || s->gpu_end_ns > c->w1)
+			whole = 0;
 		ext[next].start_ns = s->gpu_start_ns < c->w0 ? c->w0 : s->gpu_start_ns;
 		ext[next].end_ns = s->gpu_end_ns > c->w1 ? c->w1 : s->gpu_end_ns;
 		next++;
@@ -503,8 +505,15 @@ rule_exposed(struct list *l, const struct ctx *c)
 	memset(&u, 0, sizeof u);
 	ivset_build(&u, ext, next);
 	free(ext);
-	/* of step time as the steps give it (their CPU spans), as everywhere */
-	base = ivset_total(&u) > 0 ? c->step_ns : 0;
+	/*
+	 * Of step time as the steps give it (their CPU spans), as the other
+	 * rules and the steps table measure it, when W holds the steps whole;
+	 * a window that cuts them holds only part of their time: then of the
+	 * part of their GPU extents inside it.
+	 */
+	base = ivset_total(&u);
+	if (base > 0 && whole)
+		base = c->step_ns;
 	for (size_t i = 0; i < u.n; i++)
 		exposed += ivset_measure(&d->exposed, u.start_ns[i], u.end_ns[i]);
 	ivset_free(&u);

@@ -202,6 +202,27 @@ elide_differs_at(const char *s, const char *other)
 	return i;
 }
 
+/*
+ * Whether b could look like a (cut ca by default) once either is cut to
+ * keep a difference in view: b starts as a's cut starts, and they end
+ * alike over the shortest end any cut shows (a quarter of the columns
+ * left by the marks of three middles, 2 at least), since such a cut
+ * shortens the end.
+ */
+static int
+look_alike(const char *a, const struct elide_cut *ca, const char *b, size_t max,
+    size_t mark_cols)
+{
+	size_t la = strlen(a), lb = strlen(b), end = max > 4 * mark_cols + 12 ?
+	    (max - 4 * mark_cols) / 6 : 2, ta, tb;
+
+	if (strncmp(a, b, ca->part[0].to) != 0)
+		return 0;
+	ta = suffix_within(a, 0, la, end);
+	tb = suffix_within(b, 0, lb, end);
+	return strcmp(a + ta, b + tb) == 0;
+}
+
 size_t
 elide_keeps(const char *s, const char *const *others, size_t n, size_t max,
     size_t mark_cols, size_t *keeps, size_t cap)
@@ -212,20 +233,17 @@ elide_keeps(const char *s, const char *const *others, size_t n, size_t max,
 	if (!elide_plan(s, max, mark_cols, NULL, 0, &c))
 		return 0;       /* shown whole: nothing to keep apart */
 	for (size_t i = 0; i < n && nk < cap; i++) {
-		size_t at;
+		size_t at, j = 0;
 
-		if (others[i] == s || strcmp(others[i], s) == 0)
+		if (others[i] == s || strcmp(others[i], s) == 0 ||
+		    !look_alike(s, &c, others[i], max, mark_cols))
 			continue;
+		/* it could look the same: where it differs, once */
 		at = elide_differs_at(s, others[i]);
-		if (at >= c.part[0].to) {
-			/* the same start as shown: its difference, once */
-			size_t j = 0;
-
-			while (j < nk && keeps[j] != at)
-				j++;
-			if (j == nk)
-				keeps[nk++] = at;
-		}
+		while (j < nk && keeps[j] != at)
+			j++;
+		if (j == nk)
+			keeps[nk++] = at;
 	}
 	return nk;
 }

@@ -41,11 +41,12 @@ struct elide_cut {
 int elide_plan(const char *s, size_t max, size_t mark_cols, const size_t *keeps,
     size_t nkeeps, struct elide_cut *c);
 /*
- * The keeps for s (at most cap distinct ones, into keeps; returns how many) against the
- * names others[0, n): each of those that starts as s's default cut to max
- * columns starts gives the offset where it first differs from s.  (Their
- * ends may differ, but a cut that keeps another's difference in view
- * shortens the end, so only the start tells.)  O(n |s|).
+ * The keeps for s (at most cap distinct ones, into keeps; returns how
+ * many) against the names others[0, n): each of those that could look
+ * like s once cut to max columns (it starts as s's default cut starts and
+ * ends as s does over the shortest end a cut shows) gives the offset where
+ * it first differs from s.  Names that start or end apart are left as
+ * they are.  O(n |s|).
  */
 size_t elide_keeps(const char *s, const char *const *others, size_t n, size_t max,
     size_t mark_cols, size_t *keeps, size_t cap);
