@@ -1,8 +1,9 @@
 #!/bin/sh
 # The layer map of the source tree (STYLE.md, Layers): tools/layercheck.sh
 # finds nothing wrong in src/; and on copies of src/, each with one mistake
-# planted, it finds that mistake: an include of a higher layer, a cycle
-# between two modules of one folder, an include not qualified by its folder.
+# planted, it finds that mistake: an include of a higher layer, a cycle of
+# two headers or of two files calling each other in one folder, an include
+# not qualified by its folder.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 layercheck=$top_srcdir/tools/layercheck.sh
@@ -51,14 +52,41 @@ printf '#include "base/b.h"\nint a(void);\n' >"$tmp/cycle/base/a.h"
 printf '#include "base/a.h"\nint b(void);\n' >"$tmp/cycle/base/b.h"
 printf '#include "base/a.h"\nint a(void) { return b(); }\n' >"$tmp/cycle/base/a.c"
 printf '#include "base/b.h"\nint b(void) { return 0; }\n' >"$tmp/cycle/base/b.c"
-planted cycle 'include graph has a cycle' "a cycle of two modules in one folder is found"
-# the lines after the header name the modules on the cycle
-sed -n '/include graph has a cycle/,$p' "$tmp/cycle.out" >"$tmp/cycle.names"
-if grep -q '[[:space:]]base/a$' "$tmp/cycle.names" && grep -q '[[:space:]]base/b$' "$tmp/cycle.names"; then
-	pass "the cycle's modules are named"
+planted cycle 'graph (their includes and calls) has a cycle' "a cycle of two headers in one folder is found"
+# the lines after the header name the files on the cycle
+sed -n '/has a cycle/,$p' "$tmp/cycle.out" >"$tmp/cycle.names"
+if grep -q '[[:space:]]base/a\.h$' "$tmp/cycle.names" && grep -q '[[:space:]]base/b\.h$' "$tmp/cycle.names"; then
+	pass "the cycle's files are named"
 else
-	fail "the cycle's modules are not named:
+	fail "the cycle's files are not named:
 $(cat "$tmp/cycle.out")"
+fi
+
+# Two files that share one header and call each other: no include shows
+# it, the calls do.  A static function's name, a name in a comment or a
+# string, and a call within one file make no edge.
+copy calls
+printf 'int c_one(void);\nint c_two(void);\n' >"$tmp/calls/base/c_int.h"
+printf '#include "base/c_int.h"\nint\nc_one(void)\n{\n\treturn c_two();\n}\n' >"$tmp/calls/base/c_one.c"
+printf '#include "base/c_int.h"\nint\nc_two(void)\n{\n\treturn c_one();\n}\n' >"$tmp/calls/base/c_two.c"
+planted calls 'graph (their includes and calls) has a cycle' "two files calling each other through a shared header are found"
+sed -n '/has a cycle/,$p' "$tmp/calls.out" >"$tmp/calls.names"
+if grep -q '[[:space:]]base/c_one\.c$' "$tmp/calls.names" && grep -q '[[:space:]]base/c_two\.c$' "$tmp/calls.names"; then
+	pass "the calling files are named"
+else
+	fail "the calling files are not named:
+$(cat "$tmp/calls.out")"
+fi
+copy nocalls
+printf 'int d_one(void);\nint d_two(void);\n' >"$tmp/nocalls/base/d_int.h"
+printf '#include "base/d_int.h"\nint\nd_one(void)\n{\n\treturn d_two();\n}\nstatic int\nhelper(void)\n{\n\treturn 0;\n}\n' >"$tmp/nocalls/base/d_one.c"
+printf '#include "base/d_int.h"\n/* d_one() is not called here */\nstatic const char *s = "d_one()";\nstatic int\nhelper(void)\n{\n\treturn s[0];\n}\nint\nd_two(void)\n{\n\treturn helper();\n}\n' >"$tmp/nocalls/base/d_two.c"
+run nocalls "$tmp/nocalls"
+if [ "$got" -eq 0 ] && [ ! -s "$tmp/nocalls.out" ]; then
+	pass "a call one way, names in comments and strings, and statics make no cycle"
+else
+	fail "a one-way call was taken for a cycle (exit $got):
+$(cat "$tmp/nocalls.out")"
 fi
 
 copy bare

@@ -1,7 +1,8 @@
 /*
  * cache_int — what the two halves of the cache share: the file's layout
- * and header, its checksum and the key of a stat.  cache.c holds the key,
- * the format and the reading (cache_load()); cache_store.c the writing.
+ * and header, its checksum and the key of a stat.  cache_key.c holds the
+ * key, the header and the hash; cache.c the reading (cache_load());
+ * cache_store.c the writing.
  * Only the .c files of src/load/ may include this header; everything else
  * uses cache.h.
  */
@@ -66,7 +67,7 @@ struct cache_header {
 /* Sections are padded to 8 bytes, so that records are read in place. */
 #define PAD8(n) (((n) + 7) & ~(uint64_t)7)
 
-/* A streaming 64-bit hash (see cache.c); init, update, then final. */
+/* A streaming 64-bit hash (see cache_key.c); init, update, then final. */
 struct hash {
 	uint64_t v[4];
 	unsigned char buf[32];

@@ -17,44 +17,6 @@
 #include "model/trace.h"
 #include "base/strtab.h"
 
-/*
- * An integer given as a string ("12"): 1 with *out, 0 when s is not one,
- * -1 (counted) beyond int64.  Both decoders' getters use it.
- */
-int
-text_int(struct trace *t, const char *s, int64_t *out)
-{
-	char *end;
-	long long n;
-
-	errno = 0;
-	n = strtoll(s, &end, 10);
-	if (end == s || *end != '\0')
-		return 0;
-	if (errno == ERANGE) {
-		t->warn.int_overflow++;
-		return -1;
-	}
-	*out = n;
-	return 1;
-}
-
-/* Whether the string id s is a decimal integer (then *id is it). */
-int
-text_id(const char *s, int64_t *id)
-{
-	char *end;
-	long long n;
-
-	errno = 0;
-	n = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 ||
-	    !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')))
-		return 0;
-	*id = n;
-	return 1;
-}
-
 /* Counts a failed time field: -1 unparseable, -2 out of range. */
 void
 event_count_bad_time(struct trace *t, int r)

@@ -17,69 +17,6 @@
 #include "base/units.h"
 #include "base/xalloc.h"
 
-/* strtod() of a number's text, as json-c does. */
-static double
-jv_double_of(const struct jval *v)
-{
-	char tmp[64], *s = tmp;
-	double d;
-
-	if (v->type == JV_INT)
-		return (double)v->i;
-	if (v->len < sizeof tmp) {
-		memcpy(tmp, v->s, v->len);
-		tmp[v->len] = '\0';
-	} else {
-		s = xstrndup(v->s, v->len);
-	}
-	d = strtod(s, NULL);
-	if (s != tmp)
-		free(s);
-	return d;
-}
-
-static const char *
-jv_str(const struct jval *v, size_t *len)
-{
-	if (v->type != JV_STRING)
-		return NULL;
-	*len = v->len;
-	return v->s;
-}
-
-/* load_get_int() */
-int
-jv_int(struct trace *t, const struct jval *v, int64_t *out)
-{
-	switch (v->type) {
-	case JV_INT:
-		*out = v->i;
-		return 1;
-	case JV_DOUBLE: {
-		double d = jv_double_of(v);
-
-		if (!(d > -9.2e18 && d < 9.2e18))
-			return 0;
-		*out = (int64_t)d;
-		return 1;
-	}
-	case JV_STRING:
-		return text_int(t, v->s, out);
-	default:
-		return 0;
-	}
-}
-
-/* load_get_double() */
-int
-jv_double(const struct jval *v, double *out)
-{
-	if (v->type != JV_INT && v->type != JV_DOUBLE)
-		return 0;
-	*out = jv_double_of(v);
-	return 1;
-}
-
 /*
  * The common timestamp text, digits with up to three decimals ("12.345"),
  * in ns; 0 if the text is anything else or the time is beyond
@@ -148,15 +85,6 @@ jv_id(const struct jval *v, int64_t *id)
 		return text_id(v->s, id) ? NULL : v->s;
 	}
 	return NULL;
-}
-
-uint32_t
-jv_intern(struct trace *t, const struct jval *v)
-{
-	size_t len;
-	const char *s = jv_str(v, &len);
-
-	return s ? trace_intern(t, s, len) : 0;
 }
 
 /* take_args() for jscan's fields */

@@ -19,62 +19,6 @@
 
 /* ---- reading fields ------------------------------------------------- */
 
-static const char *
-get_str(json_object *obj, const char *key, size_t *len)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	*len = (size_t)json_object_get_string_len(v);
-	return json_object_get_string(v);
-}
-
-/* An integer argument: 1 found, 0 absent, -1 beyond int64. */
-int
-load_get_int(struct trace *t, json_object *obj, const char *key, int64_t *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v))
-		return 0;
-	switch (json_object_get_type(v)) {
-	case json_type_int:
-		if (json_object_get_int64(v) == INT64_MAX &&
-		    json_object_get_uint64(v) > (uint64_t)INT64_MAX)
-			return -1;      /* counted once by take_args() */
-		*out = json_object_get_int64(v);
-		return 1;
-	case json_type_double: {
-		double d = json_object_get_double(v);
-
-		if (!(d > -9.2e18 && d < 9.2e18))
-			return 0;
-		*out = (int64_t)d;
-		return 1;
-	}
-	case json_type_string:
-		return text_int(t, json_object_get_string(v), out);
-	default:
-		return 0;
-	}
-}
-
-int
-load_get_double(json_object *obj, const char *key, double *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v))
-		return 0;
-	if (!json_object_is_type(v, json_type_int) &&
-	    !json_object_is_type(v, json_type_double))
-		return 0;
-	*out = json_object_get_double(v);
-	return 1;
-}
-
 /*
  * A time field in microseconds, to ns.  Returns 1 found, 0 absent, -1 not a
  * number, -2 beyond +-TRACE_TIME_MAX ns (counted as beyond int64: the model
@@ -139,15 +83,6 @@ get_id(json_object *obj, const char *key, int64_t *id)
 		return text_id(s, id) ? NULL : s;
 	}
 	return NULL;
-}
-
-uint32_t
-event_intern_arg(struct trace *t, json_object *args, const char *key)
-{
-	size_t len;
-	const char *s = get_str(args, key, &len);
-
-	return s ? trace_intern(t, s, len) : 0;
 }
 
 /* Keeps what the analysis needs from args: their record, or ARGS_REC_NONE. */
@@ -245,7 +180,7 @@ take_metadata(struct trace *t, json_object *obj, const char *name)
 	    !json_object_is_type(args, json_type_object))
 		return;
 	if (strcmp(name, "process_name") == 0 || strcmp(name, "thread_name") == 0)
-		s = get_str(args, "name", &len);
+		s = load_get_str(args, "name", &len);
 	else if (strcmp(name, "process_sort_index") == 0 ||
 	    strcmp(name, "thread_sort_index") == 0) {
 		if (load_get_int(t, args, "sort_index", &n) <= 0)
@@ -269,7 +204,7 @@ take_flow(struct trace *t, json_object *obj, int ph, int64_t pid,
 	int64_t tid;
 	const char *tid_text = get_id(obj, "tid", &tid);
 	size_t len;
-	const char *bp = get_str(obj, "bp", &len);
+	const char *bp = load_get_str(obj, "bp", &len);
 
 	memset(&f, 0, sizeof f);
 	if (json_object_object_get_ex(obj, "id", &v)) {
@@ -308,7 +243,7 @@ event_jsonc_take(struct trace *t, json_object *obj)
 		return 0;
 	}
 	t->objects++;
-	ph_s = get_str(obj, "ph", &ph_len);
+	ph_s = load_get_str(obj, "ph", &ph_len);
 	if (ph_s == NULL || ph_len != 1) {
 		if (ph_s == NULL)
 			t->warn.missing_fields++;
@@ -317,7 +252,7 @@ event_jsonc_take(struct trace *t, json_object *obj)
 		return ph_s != NULL;
 	}
 	ph = ph_s[0];
-	name = get_str(obj, "name", &name_len);
+	name = load_get_str(obj, "name", &name_len);
 	if (name == NULL)
 		name = "";
 	if (ph == 'M') {
@@ -337,7 +272,7 @@ event_jsonc_take(struct trace *t, json_object *obj)
 			event_count_bad_time(t, r);
 		return 1;
 	}
-	cat_s = get_str(obj, "cat", &cat_len);
+	cat_s = load_get_str(obj, "cat", &cat_len);
 	if (cat_s == NULL)
 		cat_s = "";
 	cat = event_category(t, name, name_len, cat_s, cat_len, &kind);

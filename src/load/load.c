@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "load/jscan.h"
+#include "load/chunk.h"
 #include "load/load_int.h"
 #include "model/trace.h"
 #include "base/xalloc.h"
@@ -80,6 +81,20 @@ rd_jscan_event(struct reader *rd)
 	}
 }
 
+/*
+ * A chunk's part (chunk_start() runs it in the chunk's thread): the rest of
+ * the event array from its first event, then the rest of the document.
+ */
+static int
+read_part(struct reader *rd)
+{
+	int r = load_read_events(rd);
+
+	if (r == RD_OK && !rd->t->legacy_array)
+		r = load_read_object(rd, 1);
+	return r;
+}
+
 /* Reads the event array after its '['.  Returns RD_OK, RD_EOF or RD_ERR. */
 int
 load_read_events(struct reader *rd)
@@ -97,7 +112,7 @@ load_read_events(struct reader *rd)
 		return RD_OK;
 	}
 	if (rd->split_min > 0)
-		chunk_start(rd);
+		chunk_start(rd, read_part);
 	for (;;) {
 		json_object *obj = NULL;
 		int r;

@@ -10,6 +10,7 @@
  *     reader.c       the byte stream: read, the buffer, line counting,
  *                    json-c values and skipping deep ones
  *     gzip.c         gzip inflated (ISA-L where built with it, else zlib)
+ *     value.c        a value read the same way from either decoder
  *     event.c        the steps of reading an event both decoders share
  *     event_jsonc.c  the json-c decoder: an event (and the header values)
  *                    from a json_object, the reference
@@ -17,6 +18,8 @@
  *     inflater.c     the inflater thread (gzip inflated ahead of decoding)
  *     taker.c        the taker thread (the model built from queued ops)
  *     chunks.c       chunks (a file, plain or gzip, read from several places at once)
+ *     chunk.h        a chunk as the readers around it see it, so that they
+ *                    need not call chunks.c, which calls them
  *
  * A reader, its trace and its error belong to the thread that reads; each
  * thread file says what it shares and how.  Positions are byte offsets of
@@ -202,8 +205,6 @@ struct arg_src {
 	const struct jval *f;
 };
 
-int text_int(struct trace *t, const char *s, int64_t *out);
-int text_id(const char *s, int64_t *id);
 void event_count_bad_time(struct trace *t, int r);
 int64_t event_checked_dur(struct trace *t, int r, int64_t dur, int64_t ts);
 struct args_rec args_take(const struct arg_src *s, int is_memory);
@@ -220,19 +221,37 @@ int event_fill(struct trace *t, struct event *ev, int ph, int dur_r,
 void event_add(struct trace *t, const struct event *ev,
     const struct args_rec *r, int ph);
 
+/* ---- value.c: a value from either decoder ----------------------------- */
+
+/*
+ * An integer given as a string ("12"): 1 with *out, 0 when s is not one,
+ * -1 (counted) beyond int64.
+ */
+int text_int(struct trace *t, const char *s, int64_t *out);
+/* Whether the string id s is a decimal integer (then *id is it). */
+int text_id(const char *s, int64_t *id);
+/* A member of obj: a string (NULL if absent or another type, else *len). */
+const char *load_get_str(json_object *obj, const char *key, size_t *len);
+/* An integer (also a double or digits in a string): 1 found, 0 absent,
+ * -1 beyond int64. */
+int load_get_int(struct trace *t, json_object *obj, const char *key, int64_t *out);
+/* A number: 1 found, 0 absent or not a number. */
+int load_get_double(json_object *obj, const char *key, double *out);
+/* A string interned in t (0: absent). */
+uint32_t event_intern_arg(struct trace *t, json_object *args, const char *key);
+/* The same three over jscan's values (jv_str(): NULL unless a string). */
+const char *jv_str(const struct jval *v, size_t *len);
+int jv_int(struct trace *t, const struct jval *v, int64_t *out);
+int jv_double(const struct jval *v, double *out);
+uint32_t jv_intern(struct trace *t, const struct jval *v);
+
 /* ---- event_jsonc.c: the json-c decoder --------------------------------- */
 
-int load_get_int(struct trace *t, json_object *obj, const char *key, int64_t *out);
-int load_get_double(json_object *obj, const char *key, double *out);
-uint32_t event_intern_arg(struct trace *t, json_object *args, const char *key);
 int event_jsonc_take(struct trace *t, json_object *obj);
 void event_jsonc_header(struct trace *t, const char *key, json_object *v);
 
 /* ---- event_jscan.c: the fast decoder ----------------------------------- */
 
-int jv_int(struct trace *t, const struct jval *v, int64_t *out);
-int jv_double(const struct jval *v, double *out);
-uint32_t jv_intern(struct trace *t, const struct jval *v);
 int jscan_takes(const struct jval *f);
 int event_jscan_take(struct trace *t, const struct jval *f);
 
@@ -247,11 +266,9 @@ void rd_emit_jscan(struct reader *rd, const char *raw, size_t len);
 
 /* ---- chunks.c: chunks ------------------------------------------------ */
 
-uint64_t chunk_at(const struct chunk *c);
-int chunk_cancelled(struct chunk *c);
-void chunk_unsupported(struct chunk *c);
-void chunk_defer(struct chunk *c, const struct op *op);
-void chunk_start(struct reader *rd);
+/* chunk_at(), chunk_cancelled(), chunk_defer(): load/chunk.h */
+/* read: what the chunk's thread runs on its reader (read_part(), load.c) */
+void chunk_start(struct reader *rd, int (*read)(struct reader *rd));
 void chunk_abandon(struct reader *rd);
 int chunk_join(struct reader *rd);
 

@@ -22,6 +22,7 @@
 #endif
 
 #include "load/jscan.h"
+#include "load/chunk.h"
 #include "load/load_int.h"
 #include "model/trace.h"
 #include "base/xalloc.h"

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "load/jscan.h"
+#include "load/chunk.h"
 #include "load/load_int.h"
 #include "model/trace.h"
 #include "base/xalloc.h"

@@ -73,16 +73,6 @@ render_lane_room(int h)
 	return h < RENDER_MIN_H || r < 0 ? 0 : r;
 }
 
-int
-render_first_lane(const struct layout *lay, const struct view *v)
-{
-	int s = v->lane_scroll, max = lay->nlanes - lay->lanes_h;
-
-	if (s > max)
-		s = max;
-	return s < 0 ? 0 : s;
-}
-
 /* The diff table: every row between the title and the hint line. */
 static void
 table_layout(struct layout *lay, const struct view *v)

@@ -125,9 +125,6 @@ struct pen {
 	int x, y, x1;
 };
 
-/* render.c: the layout */
-int render_first_lane(const struct layout *lay, const struct view *v);
-
 /* render_text.c: text, numbers and names, the pen */
 const char *render_display_name(const struct trace *t, const struct event *e,
     char *buf, size_t n);
@@ -167,6 +164,8 @@ void render_draw_layer_band(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_counter_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_gpu_lane(struct rctx *c, int y, const struct row_info *ri);
 void render_draw_label(struct rctx *c, int y, enum role role, const char *s);
+/* The first lane row shown: the view's scroll, kept in range. */
+int render_first_lane(const struct layout *lay, const struct view *v);
 /* The role the critical path draws part (enum dg_part, depgraph.h) in. */
 enum role render_path_role(int part);
 /* The critical path of the step in view (ROW_PATH, view_whatif.h). */

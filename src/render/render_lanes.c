@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/crossrank.h"
+#include "analysis/depgraph.h"
 #include "analysis/metrics.h"
 #include "base/ivset.h"
 #include "base/xalloc.h"
@@ -784,4 +785,27 @@ render_draw_rank_header(struct rctx *c, int y, const struct row_info *ri)
 	}
 	for (int x = p.x; x < c->g->w; x++)
 		grid_put(c->g, x, y, c->gl->hrule, ROLE_RULER);
+}
+
+/* The first lane row shown: the view's scroll, kept in range. */
+int
+render_first_lane(const struct layout *lay, const struct view *v)
+{
+	int s = v->lane_scroll, max = lay->nlanes - lay->lanes_h;
+
+	if (s > max)
+		s = max;
+	return s < 0 ? 0 : s;
+}
+
+/* The role a part of the critical path is drawn in (the band's too). */
+enum role
+render_path_role(int part)
+{
+	static const enum role roles[DG_PARTS] = {
+		[DG_COMPUTE] = ROLE_COMPUTE, [DG_COMM] = ROLE_EXPOSED,
+		[DG_HOST] = ROLE_CPU, [DG_SYNC_PART] = ROLE_SYNC, [DG_IDLE] = ROLE_BUBBLE,
+	};
+
+	return part >= 0 && part < DG_PARTS ? roles[part] : ROLE_PANEL;
 }

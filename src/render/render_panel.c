@@ -148,18 +148,6 @@ enum wline {
 	WL_WHATIF, WL_COUNT
 };
 
-/* The role a part of the critical path is drawn in (the band's too). */
-enum role
-render_path_role(int part)
-{
-	static const enum role roles[DG_PARTS] = {
-		[DG_COMPUTE] = ROLE_COMPUTE, [DG_COMM] = ROLE_EXPOSED,
-		[DG_HOST] = ROLE_CPU, [DG_SYNC_PART] = ROLE_SYNC, [DG_IDLE] = ROLE_BUBBLE,
-	};
-
-	return part >= 0 && part < DG_PARTS ? roles[part] : ROLE_PANEL;
-}
-
 /* "critical path #12 612.3 ms: compute 401 ms 66%, comm ..., replay 612.1 ms" */
 static void
 path_line(struct rctx *c, struct pen *p)
