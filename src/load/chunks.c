@@ -2,7 +2,7 @@
  * chunks.c — a file read in chunks at once: from its start and from events
  * spread over its event array, one thread each, every later chunk taken
  * into the first in file order when it started at an event boundary (see
- * below).  gzip too: each chunk inflates the data before it again.
+ * load/chunk.h).  gzip too: each chunk inflates the data before it again.
  */
 #include "config.h"
 
